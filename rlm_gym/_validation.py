@@ -1,0 +1,80 @@
+"""Shared helpers for clear error messages: did-you-mean hints and value-kind checks."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable, Mapping
+from numbers import Real
+from typing import Any
+
+__all__ = ["did_you_mean", "unknown_name_error", "check_config_value", "check_finite_number"]
+
+
+def did_you_mean(name: str, valid: Iterable[str]) -> str:
+    """Return ``" Did you mean 'x'?"`` for the closest valid name, or ``""`` if none is close."""
+    matches = difflib.get_close_matches(str(name), list(valid), n=1, cutoff=0.5)
+    return f" Did you mean '{matches[0]}'?" if matches else ""
+
+
+def unknown_name_error(what: str, name: str, valid: Iterable[str], where: str = "") -> ValueError:
+    """Build the ``ValueError`` for an unknown name: the name, a suggestion and the valid names."""
+    valid = list(valid)
+    location = f" {where.strip()}" if where else ""
+    available = ", ".join(repr(v) for v in valid) if valid else "(none)"
+    return ValueError(
+        f"Unknown {what} '{name}'{location}.{did_you_mean(name, valid)} Available: {available}"
+    )
+
+
+def check_finite_number(key: str, value: Any, where: str) -> float:
+    """Return ``value`` as a float, or raise if it is not a real, finite, non-bool number."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(
+            f"Expected `{key}`{where} to be a number, got {type(value).__name__} {value!r}"
+        )
+    if not math.isfinite(value):
+        raise ValueError(f"Expected `{key}`{where} to be a finite number, got {value!r}")
+    return float(value)
+
+
+def check_config_value(key: str, default: Any, value: Any, where: str) -> None:
+    """Check that ``value`` has the kind of ``default`` (the policy's default for ``key``).
+
+    The kind is read off the default: a bool wants a bool; a number wants a finite, non-bool
+    number; a string wants a string; a tuple or list wants a tuple or list; a mapping wants a
+    mapping whose entries are checked against the default mapping's entries of the same key
+    (keys the default lacks are checked against the default's first value, so open mappings
+    such as per-pattern targets accept new names with the right kind of value). A default of
+    ``None`` accepts anything: the policy checks such keys itself.
+    """
+    if default is None:
+        return
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"Expected `{key}`{where} to be a bool, got {type(value).__name__} {value!r}"
+            )
+    elif isinstance(default, Real):
+        check_finite_number(key, value, where)
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise TypeError(
+                f"Expected `{key}`{where} to be a string, got {type(value).__name__} {value!r}"
+            )
+    elif isinstance(default, (tuple, list)):
+        if not isinstance(value, (tuple, list)):
+            raise TypeError(
+                f"Expected `{key}`{where} to be a list or tuple, "
+                f"got {type(value).__name__} {value!r}"
+            )
+    elif isinstance(default, Mapping):
+        if not isinstance(value, Mapping):
+            raise TypeError(
+                f"Expected `{key}`{where} to be a mapping, got {type(value).__name__} {value!r}"
+            )
+        fallback = next(iter(default.values()), None)
+        for sub_key, sub_value in value.items():
+            check_config_value(
+                f"{key}[{sub_key!r}]", default.get(sub_key, fallback), sub_value, where
+            )

@@ -1,0 +1,30 @@
+"""Reward policies: core types, the registry and the built-in policies."""
+
+from __future__ import annotations
+
+from rlm_gym.policies.base import Policy, RewardPolicy, is_final
+from rlm_gym.policies.builtin import (
+    BinaryRewardPolicy,
+    DefaultRewardPolicy,
+    LenientRewardPolicy,
+    ResearchRewardPolicy,
+    StrictRewardPolicy,
+)
+from rlm_gym.policies.registry import ENTRY_POINT_GROUP, PolicyRegistry
+from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
+
+__all__ = [
+    "ActionResult",
+    "RewardSignal",
+    "PolicyContext",
+    "Policy",
+    "RewardPolicy",
+    "PolicyRegistry",
+    "ENTRY_POINT_GROUP",
+    "is_final",
+    "DefaultRewardPolicy",
+    "StrictRewardPolicy",
+    "LenientRewardPolicy",
+    "ResearchRewardPolicy",
+    "BinaryRewardPolicy",
+]

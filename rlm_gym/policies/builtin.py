@@ -1,0 +1,330 @@
+"""The seed's four reward policies (default, strict, lenient, research) and ``binary``.
+
+Each ``calculate`` emits only the components that apply, with their sign, and returns
+``value = clamp(sum(components), *value_range)``. The formulas follow SPEC §4 line by line.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import Any
+
+from rlm_gym.policies.base import RewardPolicy, is_final
+from rlm_gym.policies.registry import PolicyRegistry
+from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
+
+__all__ = [
+    "DefaultRewardPolicy",
+    "StrictRewardPolicy",
+    "LenientRewardPolicy",
+    "ResearchRewardPolicy",
+    "BinaryRewardPolicy",
+    "max_bracket_depth",
+]
+
+
+def _signal(policy: RewardPolicy, components: dict[str, float], label: str) -> RewardSignal:
+    total = sum(components.values())
+    return RewardSignal(policy.clamp(total), components, f"{label} reward: {total:.4f}")
+
+
+def _partial_share(result: ActionResult) -> float:
+    """The ``metadata["partial"]`` share in [0, 1] (0 when absent); other values raise."""
+    share = result.metadata.get("partial", 0.0)
+    if share is None:
+        return 0.0
+    if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= share <= 1.0:
+        raise ValueError(f"Expected `metadata['partial']` to be a number in [0, 1], got {share!r}")
+    return float(share)
+
+
+@PolicyRegistry.register_reward("default")
+class DefaultRewardPolicy(RewardPolicy):
+    """Balanced reward: a small base, a success bonus or failure penalty, a final bonus.
+
+    Example:
+        >>> policy = DefaultRewardPolicy()
+        >>> signal = policy.calculate(
+        ...     {"action": "code", "code": "1/0"},
+        ...     ActionResult("code", success=False, error="ZeroDivisionError"),
+        ...     PolicyContext(task="compute answer"),
+        ... )
+        >>> round(signal.value, 6), signal.components
+        (-0.3, {'base': 0.1, 'failure': -0.3, 'error': -0.1})
+    """
+
+    name = "default"
+    description = "Balanced rewards: moderate success bonus and failure penalty, final bonus."
+    component_names = ("base", "success", "failure", "error", "final", "partial")
+
+    @classmethod
+    def get_default_config(cls) -> dict[str, Any]:
+        return {
+            "base": 0.1,
+            "success_bonus": 0.7,
+            "failure_penalty": 0.3,
+            "partial_success_base": 0.3,
+            "stderr_penalty": 0.1,
+            "final_bonus": 0.5,
+        }
+
+    def calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> RewardSignal:
+        config = self.config
+        components = {"base": config["base"]}
+        if result.success:
+            components["success"] = config["success_bonus"]
+        else:
+            components["failure"] = -config["failure_penalty"]
+        if result.error:
+            components["error"] = -config["stderr_penalty"]
+        if result.success and is_final(action, result):
+            components["final"] = config["final_bonus"]
+        if not result.success and result.metadata:
+            share = _partial_share(result)
+            if share > 0.0:
+                components["partial"] = config["partial_success_base"] * share
+        return _signal(self, components, "default")
+
+
+@PolicyRegistry.register_reward("strict")
+class StrictRewardPolicy(RewardPolicy):
+    """Heavy penalties for failures, errors and timeouts; final bonus only when error-free.
+
+    Example:
+        >>> signal = StrictRewardPolicy().calculate(
+        ...     {"action": "code", "code": "time.sleep(300)"},
+        ...     ActionResult("code", success=False, error="Execution timeout after 60s"),
+        ...     PolicyContext(),
+        ... )
+        >>> signal.value, signal.components
+        (-1.0, {'failure': -0.6, 'error': -0.3, 'timeout': -0.4})
+    """
+
+    name = "strict"
+    description = "Heavy penalties for errors and timeouts; for correctness-critical work."
+    component_names = ("success", "failure", "error", "timeout", "final")
+
+    @classmethod
+    def get_default_config(cls) -> dict[str, Any]:
+        return {
+            "success_bonus": 0.5,
+            "failure_penalty": 0.6,
+            "error_penalty": 0.3,
+            "timeout_penalty": 0.4,
+            "final_bonus": 0.3,
+        }
+
+    def calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> RewardSignal:
+        config = self.config
+        error = result.error
+        if result.success:
+            components = {"success": config["success_bonus"]}
+        else:
+            components = {"failure": -config["failure_penalty"]}
+        if error:
+            components["error"] = -config["error_penalty"]
+            lowered = error.lower()
+            if "timeout" in lowered or "timed out" in lowered:
+                components["timeout"] = -config["timeout_penalty"]
+        if result.success and not error and is_final(action, result):
+            components["final"] = config["final_bonus"]
+        return _signal(self, components, "strict")
+
+
+@PolicyRegistry.register_reward("lenient")
+class LenientRewardPolicy(RewardPolicy):
+    """Exploration-friendly: every attempt earns something, failures cost little.
+
+    Example:
+        >>> signal = LenientRewardPolicy().calculate(
+        ...     {"action": "code", "code": "complex_analysis()"},
+        ...     ActionResult("code", success=False, output="Partial results: 3 of 5..." * 3),
+        ...     PolicyContext(task="analyze data"),
+        ... )
+        >>> round(signal.value, 6), signal.components
+        (0.25, {'attempt': 0.2, 'failure': -0.1, 'progress': 0.15})
+    """
+
+    name = "lenient"
+    description = "Forgiving rewards that encourage exploration and attempting answers."
+    component_names = ("attempt", "success", "failure", "progress", "final")
+
+    @classmethod
+    def get_default_config(cls) -> dict[str, Any]:
+        return {
+            "attempt_bonus": 0.2,
+            "success_bonus": 0.5,
+            "failure_penalty": 0.1,
+            "progress_bonus": 0.15,
+            "progress_min_chars": 50,
+            "final_bonus": 0.4,
+        }
+
+    def calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> RewardSignal:
+        config = self.config
+        components = {"attempt": config["attempt_bonus"]}
+        if result.success:
+            components["success"] = config["success_bonus"]
+        else:
+            components["failure"] = -config["failure_penalty"]
+        if len(result.output) > config["progress_min_chars"]:
+            components["progress"] = config["progress_bonus"]
+        if is_final(action, result):
+            components["final"] = config["final_bonus"]
+        return _signal(self, components, "lenient")
+
+
+_BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+def max_bracket_depth(code: str) -> int:
+    """The maximum nesting depth of ``()[]{}`` brackets in ``code`` (unbalanced closers ignored).
+
+    Example:
+        >>> max_bracket_depth("f(g([1, {2: (3,)}]))")
+        5
+    """
+    depth = deepest = 0
+    for char in code:
+        step = _BRACKET_DEPTH.get(char)
+        if step:
+            depth = max(0, depth + step)
+            deepest = max(deepest, depth)
+    return deepest
+
+
+_ERROR_KEYWORDS = ("error", "exception", "traceback", "failed")
+
+
+@PolicyRegistry.register_reward("research")
+class ResearchRewardPolicy(RewardPolicy):
+    """Granular multi-dimensional reward for reward-function research and ablations.
+
+    Example:
+        >>> signal = ResearchRewardPolicy().calculate(
+        ...     {"action": "code", "code": "result = sum(range(100))"},
+        ...     ActionResult("code", success=True, output="4950", duration_ms=50.0),
+        ...     PolicyContext(task="compute sum", step=2, max_steps=10),
+        ... )
+        >>> for name, value in signal.components.items():
+        ...     print(f"{name}: {value:.4f}")
+        base_attempt: 0.0500
+        base_success: 0.3000
+        code_length: 0.0048
+        output_length: 0.0004
+        fast_execution: 0.0500
+        step_penalty: -0.0200
+    """
+
+    name = "research"
+    description = "Granular components (code, output, speed, steps) for reward research."
+    component_names = (
+        "base_attempt",
+        "base_success",
+        "base_failure",
+        "code_length",
+        "code_complexity",
+        "output_length",
+        "error_keyword",
+        "fast_execution",
+        "slow_execution",
+        "step_penalty",
+        "final_success",
+        "early_termination",
+        "final_failure",
+    )
+
+    @classmethod
+    def get_default_config(cls) -> dict[str, Any]:
+        return {
+            "base_attempt": 0.05,
+            "base_success": 0.3,
+            "base_failure": 0.2,
+            "code_length_bonus_per_100_chars": 0.02,
+            "code_length_cap": 0.1,
+            "code_complexity_penalty_per_nest": 0.01,
+            "max_nesting_depth": 10,
+            "output_length_bonus_per_100_chars": 0.01,
+            "output_length_cap": 0.05,
+            "error_keyword_penalty": 0.05,
+            "fast_execution_bonus": 0.05,
+            "fast_execution_ms": 1000.0,
+            "slow_execution_penalty": 0.05,
+            "slow_execution_ms": 10000.0,
+            "step_penalty_per_step": 0.01,
+            "early_termination_bonus": 0.1,
+            "final_success_bonus": 0.3,
+            "final_failure_penalty": 0.1,
+        }
+
+    def calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> RewardSignal:
+        config = self.config
+        components = {"base_attempt": config["base_attempt"]}
+        if result.success:
+            components["base_success"] = config["base_success"]
+        else:
+            components["base_failure"] = -config["base_failure"]
+        code = action.get("code")
+        if code:
+            per_char = config["code_length_bonus_per_100_chars"] / 100
+            components["code_length"] = min(len(code) * per_char, config["code_length_cap"])
+            depth = max_bracket_depth(code)
+            if depth > config["max_nesting_depth"]:
+                excess = depth - config["max_nesting_depth"]
+                components["code_complexity"] = -config["code_complexity_penalty_per_nest"] * excess
+        output = result.output
+        if output:
+            per_char = config["output_length_bonus_per_100_chars"] / 100
+            components["output_length"] = min(len(output) * per_char, config["output_length_cap"])
+            lowered = output.lower()
+            if any(keyword in lowered for keyword in _ERROR_KEYWORDS):
+                components["error_keyword"] = -config["error_keyword_penalty"]
+        duration = result.duration_ms
+        if 0.0 < duration < config["fast_execution_ms"]:
+            components["fast_execution"] = config["fast_execution_bonus"]
+        elif duration > config["slow_execution_ms"]:
+            components["slow_execution"] = -config["slow_execution_penalty"]
+        if context.step > 0:
+            components["step_penalty"] = -config["step_penalty_per_step"] * context.step
+        if is_final(action, result):
+            if result.success:
+                components["final_success"] = config["final_success_bonus"]
+                if context.step < context.max_steps / 2:
+                    components["early_termination"] = config["early_termination_bonus"]
+            else:
+                components["final_failure"] = -config["final_failure_penalty"]
+        return _signal(self, components, "research")
+
+
+@PolicyRegistry.register_reward("binary")
+class BinaryRewardPolicy(RewardPolicy):
+    """1.0 for a successful final action, 0.0 otherwise: the sparse "before" baseline.
+
+    Example:
+        >>> policy, context = BinaryRewardPolicy(), PolicyContext()
+        >>> policy.calculate({"action": "final"}, ActionResult("final", True), context).value
+        1.0
+        >>> policy.calculate({"action": "code"}, ActionResult("code", True), context).value
+        0.0
+    """
+
+    name = "binary"
+    description = "Sparse 1/0 success on the final action (the pre-multi-dimensional baseline)."
+    component_names = ("success",)
+    value_range = (0.0, 1.0)
+
+    def calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> RewardSignal:
+        if not is_final(action, result):
+            return RewardSignal(0.0, {}, "binary reward: not final")
+        components = {"success": 1.0 if result.success else 0.0}
+        return _signal(self, components, "binary")
