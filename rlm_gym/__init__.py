@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rlm_gym.make import make
 from rlm_gym.policies import (
     ActionResult,
     Policy,
@@ -10,6 +11,7 @@ from rlm_gym.policies import (
     RewardPolicy,
     RewardSignal,
 )
+from rlm_gym.wrappers import RewardPolicyWrapper
 
 __version__ = "0.1.0"
 
@@ -20,5 +22,7 @@ __all__ = [
     "PolicyRegistry",
     "RewardPolicy",
     "RewardSignal",
+    "RewardPolicyWrapper",
+    "make",
     "__version__",
 ]

@@ -1,0 +1,58 @@
+"""Shared helpers for the on-demand benchmarks: timing and the results file."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+RESULTS_PATH = Path(__file__).with_name("results.json")
+
+
+def interleaved_medians(
+    variants: dict[str, Callable[[], float]], repetitions: int
+) -> dict[str, float]:
+    """Run each variant once per repetition, in turn, and return each one's median result.
+
+    Interleaving spreads machine noise (frequency changes, other load) evenly over variants,
+    so their ratios are fair even when absolute numbers drift.
+    """
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    for _ in range(repetitions):
+        for name, run in variants.items():
+            samples[name].append(run())
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def time_per_call_us(function: Callable[[], Any], calls: int) -> float:
+    """Mean wall time of ``function`` in microseconds over ``calls`` calls."""
+    started = perf_counter()
+    for _ in range(calls):
+        function()
+    return (perf_counter() - started) / calls * 1e6
+
+
+def save_results(section: str, payload: dict[str, Any]) -> None:
+    """Merge ``payload`` under ``section`` into ``benchmarks/results.json`` (atomic replace)."""
+    results = json.loads(RESULTS_PATH.read_text()) if RESULTS_PATH.exists() else {}
+    results[section] = payload
+    handle, temporary = tempfile.mkstemp(dir=RESULTS_PATH.parent, suffix=".json")
+    with os.fdopen(handle, "w") as stream:
+        json.dump(results, stream, indent=2, sort_keys=True)
+        stream.write("\n")
+    os.replace(temporary, RESULTS_PATH)
+
+
+def print_table(headers: list[str], rows: list[list[Any]]) -> None:
+    """Print a plain aligned text table."""
+    cells = [headers, *[[str(cell) for cell in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    for index, row in enumerate(cells):
+        print("  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True)))
+        if index == 0:
+            print("  ".join("-" * width for width in widths))

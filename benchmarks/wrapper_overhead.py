@@ -1,0 +1,102 @@
+"""Per-step overhead of RewardPolicyWrapper on CartPole-v1, side by side with a reference.
+
+Variants, timed in one process with interleaved repetitions (medians):
+  * bare ``gym.make("CartPole-v1")``;
+  * the same plus a hand-written minimal shaping wrapper (a function making a 5-float dict,
+    summing, clamping, writing it to ``info``): the reference;
+  * the same plus ``RewardPolicyWrapper`` with each built-in policy.
+
+Overhead = variant µs/step - bare µs/step; the ratio is our overhead / the reference's.
+
+Run: ``.venv/bin/python benchmarks/wrapper_overhead.py [--steps 20000] [--repetitions 15]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import interleaved_medians, print_table, save_results
+
+from rlm_gym import RewardPolicyWrapper
+
+POLICIES = ("default", "strict", "lenient", "research", "binary")
+
+
+def minimal_shaping(reward: float, terminated: bool) -> dict[str, float]:
+    return {
+        "base": 0.1,
+        "success": 0.7 if reward > 0 else 0.0,
+        "failure": 0.0 if reward > 0 else -0.3,
+        "error": 0.0,
+        "final": 0.5 if terminated else 0.0,
+    }
+
+
+class MinimalShapingWrapper(gym.Wrapper):
+    """The reference: the least a shaping wrapper that reports components can do."""
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        components = minimal_shaping(reward, terminated)
+        value = max(-1.0, min(1.0, sum(components.values())))
+        info["reward_components"] = components
+        return obs, value, terminated, truncated, info
+
+
+def stepper(env: gym.Env, steps: int):
+    """A closure timing ``steps`` steps of ``env`` (resetting at episode ends), in µs/step."""
+    from time import perf_counter
+
+    env.reset(seed=0)
+    actions = [0, 1, 1, 0, 1, 0, 0, 1]
+
+    def run() -> float:
+        step = env.step
+        started = perf_counter()
+        for index in range(steps):
+            _, _, terminated, truncated, _ = step(actions[index & 7])
+            if terminated or truncated:
+                env.reset()
+        return (perf_counter() - started) / steps * 1e6
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=20_000)
+    parser.add_argument("--repetitions", type=int, default=15)
+    args = parser.parse_args(argv)
+
+    variants = {
+        "bare": stepper(gym.make("CartPole-v1"), args.steps),
+        "reference": stepper(MinimalShapingWrapper(gym.make("CartPole-v1")), args.steps),
+    }
+    for policy in POLICIES:
+        wrapped = RewardPolicyWrapper(gym.make("CartPole-v1"), policy)
+        variants[policy] = stepper(wrapped, args.steps)
+    medians = interleaved_medians(variants, args.repetitions)
+
+    bare = medians["bare"]
+    reference_overhead = medians["reference"] - bare
+    rows, payload = [], {}
+    for name, micros in medians.items():
+        overhead = micros - bare
+        ratio = overhead / reference_overhead if name not in ("bare", "reference") else None
+        rows.append(
+            [name, f"{micros:.2f}", f"{overhead:.2f}", "" if ratio is None else f"{ratio:.2f}x"]
+        )
+        payload[name] = {"us_per_step": micros, "overhead_us": overhead, "ratio": ratio}
+    print(f"CartPole-v1, {args.steps} steps x {args.repetitions} interleaved repetitions")
+    print_table(["variant", "us/step", "overhead us", "vs reference"], rows)
+    save_results("wrapper_overhead", payload)
+    return payload
+
+
+if __name__ == "__main__":
+    main()

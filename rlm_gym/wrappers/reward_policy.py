@@ -1,0 +1,323 @@
+"""``RewardPolicyWrapper``: score every step of a Gymnasium env with a named reward policy."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
+from time import perf_counter
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+from gymnasium.core import ActType, ObsType
+
+from rlm_gym._validation import check_finite_number, unknown_name_error
+from rlm_gym.policies import ActionResult, PolicyContext, PolicyRegistry, RewardPolicy
+
+__all__ = ["RewardPolicyWrapper", "REWARD_MODES", "action_result_from_info"]
+
+REWARD_MODES = ("replace", "add")
+DEFAULT_MAX_STEPS = 10
+
+_RESULT_FIELDS = frozenset(f.name for f in fields(ActionResult))
+_REQUIRED_RESULT_FIELDS = frozenset({"action_type", "success"})
+
+
+def action_result_from_info(value: Any) -> ActionResult:
+    """Turn ``info["action_result"]`` (an ``ActionResult`` or a dict of its fields) into one.
+
+    Raises:
+        TypeError: If ``value`` is neither, or the dict misses or adds fields (named).
+
+    Example:
+        >>> action_result_from_info({"action_type": "code", "success": True}).success
+        True
+        >>> action_result_from_info({"action_type": "code", "ok": True})
+        Traceback (most recent call last):
+        ...
+        TypeError: `info["action_result"]` is missing field(s) ['success'] and has unexpected field(s) ['ok']; ActionResult fields are ['action_type', 'duration_ms', 'error', 'metadata', 'output', 'success', 'tokens_used']
+    """  # noqa: E501
+    if isinstance(value, ActionResult):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(
+            f'Expected `info["action_result"]` to be an ActionResult or a dict of its fields, '
+            f"got {type(value).__name__}"
+        )
+    missing = sorted(_REQUIRED_RESULT_FIELDS - value.keys())
+    unexpected = sorted(set(value) - _RESULT_FIELDS)
+    if missing or unexpected:
+        problems = []
+        if missing:
+            problems.append(f"is missing field(s) {missing}")
+        if unexpected:
+            problems.append(f"has unexpected field(s) {unexpected}")
+        raise TypeError(
+            f'`info["action_result"]` {" and ".join(problems)}; '
+            f"ActionResult fields are {sorted(_RESULT_FIELDS)}"
+        )
+    return ActionResult(**value)
+
+
+class RewardPolicyWrapper(
+    gym.Wrapper[ObsType, ActType, ObsType, ActType], gym.utils.RecordConstructorArgs
+):
+    """Replace (or add to) an env's reward with a named, ablatable reward policy.
+
+    Each step becomes an ``(action, ActionResult)`` pair: taken from ``info["action_result"]``
+    (and ``info["action"]``) when the env provides them, otherwise built generically
+    (``action_type`` ``"final"`` when terminated else ``"step"``, ``success = reward > 0``,
+    ``metadata = {"env_reward": reward}``). The policy scores it and the wrapper writes:
+
+    * ``info["reward_components"]``: every name in the policy's ``component_names`` as a Python
+      float (0.0 when not emitted or disabled), after ablation weights;
+    * ``info["env_reward"]`` (the inner reward) and ``info["reward_policy"]`` (the policy name);
+    * on an episode's last step, ``info["episode_reward_components"]`` and
+      ``info["episode_reward"]``: sums of the policy's components and values after ablation
+      (whatever ``reward_mode``); the same total goes to ``policy.on_episode_end``.
+
+    ``set_disabled`` / ``set_weights`` take effect from the next step (the running episode's
+    sums then mix both settings); call them between episodes, e.g. through a vector env's
+    ``env_method``, for clean per-episode numbers.
+
+    Args:
+        env: The env to wrap.
+        policy: A registered policy name (see ``PolicyRegistry.list_reward_policies()``) or a
+            ``RewardPolicy`` instance (used as is, not copied).
+        config: Config overrides for a policy given by name.
+        disable: Component names to drop.
+        weights: Component name -> multiplier (0 switches a component off).
+        reward_mode: ``"replace"`` returns the policy's value; ``"add"`` the env's reward plus it.
+        task: ``PolicyContext.task`` (default: the env's spec id).
+        max_steps: ``PolicyContext.max_steps`` (default: the spec's ``max_episode_steps``, else 10).
+        measure_duration: Put the wall time of the inner step in generic results'
+            ``duration_ms`` (makes time-based rewards non-deterministic).
+
+    Raises:
+        ValueError: Unknown policy, config key, component or reward mode (with suggestions).
+        TypeError: Wrong kind of config value, weight, or ``info["action_result"]``.
+
+    Example - wrap CartPole with the lenient policy:
+        >>> import gymnasium as gym
+        >>> from rlm_gym.wrappers import RewardPolicyWrapper
+        >>> env = RewardPolicyWrapper(gym.make("CartPole-v1"), "lenient", disable=("success",))
+        >>> _ = env.reset(seed=0)
+        >>> _, reward, *_, info = env.step(0)
+        >>> reward, info["reward_components"]["attempt"], info["reward_components"]["success"]
+        (0.2, 0.2, 0.0)
+    """
+
+    def __init__(
+        self,
+        env: gym.Env[ObsType, ActType],
+        policy: str | RewardPolicy = "default",
+        config: Mapping[str, Any] | None = None,
+        disable: Iterable[str] = (),
+        weights: Mapping[str, float] | None = None,
+        reward_mode: str = "replace",
+        task: str | None = None,
+        max_steps: int | None = None,
+        measure_duration: bool = False,
+    ) -> None:
+        gym.utils.RecordConstructorArgs.__init__(
+            self,
+            policy=policy,
+            config=config,
+            disable=disable,
+            weights=weights,
+            reward_mode=reward_mode,
+            task=task,
+            max_steps=max_steps,
+            measure_duration=measure_duration,
+            _disable_deepcopy=isinstance(policy, RewardPolicy),
+        )
+        gym.Wrapper.__init__(self, env)
+
+        self._policy = self._resolve_policy(policy, config)
+        self._policy_name = self._policy.name
+        self._names: tuple[str, ...] = tuple(self._policy.component_names)
+        self._zeros: dict[str, float] = dict.fromkeys(self._names, 0.0)
+        if reward_mode not in REWARD_MODES:
+            raise unknown_name_error("reward_mode", reward_mode, REWARD_MODES)
+        self._add_env_reward = reward_mode == "add"
+        self._measure_duration = bool(measure_duration)
+        spec = env.spec
+        self._task = task if task is not None else (spec.id if spec is not None else "")
+        if max_steps is None:
+            max_steps = spec.max_episode_steps if spec is not None else None
+        self._max_steps = int(max_steps) if max_steps is not None else DEFAULT_MAX_STEPS
+
+        self._disabled: frozenset[str] = frozenset()
+        self._user_weights: dict[str, float] = {}
+        self._weights: dict[str, float] = {}
+        self.set_disabled(disable)
+        self.set_weights(weights or {})
+
+        self._context: PolicyContext | None = None
+        self._episode_sums: dict[str, float] = {}
+        self._episode_total = 0.0
+
+    # -- configuration -------------------------------------------------------------------
+
+    @staticmethod
+    def _resolve_policy(policy: str | RewardPolicy, config: Mapping[str, Any] | None):
+        if isinstance(policy, RewardPolicy):
+            if config is not None:
+                raise ValueError(
+                    "`config` only applies to a policy given by name; configure the "
+                    f"{type(policy).__name__} instance directly"
+                )
+            return policy
+        if isinstance(policy, str):
+            return PolicyRegistry.get_reward(policy, config)
+        raise TypeError(
+            f"Expected `policy` to be a registered policy name or a RewardPolicy instance, "
+            f"got {type(policy).__name__} {policy!r}"
+        )
+
+    @property
+    def policy(self) -> RewardPolicy:
+        """The reward policy scoring this env."""
+        return self._policy
+
+    @property
+    def component_names(self) -> tuple[str, ...]:
+        """The policy's component names, in its order (``info["reward_components"]`` keys)."""
+        return self._names
+
+    @property
+    def disabled(self) -> frozenset[str]:
+        """The components currently switched off."""
+        return self._disabled
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """The component multipliers currently in force (disabled components at 0.0)."""
+        return dict(self._weights)
+
+    def _check_component_names(self, names: Iterable[str], argument: str) -> None:
+        if not self._names:
+            raise ValueError(
+                f"`{argument}` needs component names, but policy '{self._policy_name}' "
+                "declares no `component_names`, so it cannot be ablated by name"
+            )
+        for name in names:
+            if name not in self._zeros:
+                raise unknown_name_error(
+                    "component", name, self._names, f"in `{argument}` for '{self._policy_name}'"
+                )
+
+    def set_disabled(self, names: Iterable[str]) -> None:
+        """Switch off exactly these components (an empty iterable re-enables all)."""
+        if isinstance(names, str):
+            names = (names,)
+        names = frozenset(names)
+        if names:
+            self._check_component_names(names, "disable")
+        self._disabled = names
+        self._rebuild_weights()
+
+    def set_weights(self, weights: Mapping[str, float]) -> None:
+        """Scale components by these multipliers (replacing earlier weights; others stay 1)."""
+        if not isinstance(weights, Mapping):
+            raise TypeError(
+                f"Expected `weights` to be a mapping of component name to number, "
+                f"got {type(weights).__name__} {weights!r}"
+            )
+        if weights:
+            self._check_component_names(weights, "weights")
+        self._user_weights = {
+            name: check_finite_number(f"weights[{name!r}]", value, "")
+            for name, value in weights.items()
+        }
+        self._rebuild_weights()
+
+    def _rebuild_weights(self) -> None:
+        # Only non-unit multipliers are kept, so an empty dict means "no ablation" in step().
+        weights = {name: w for name, w in self._user_weights.items() if w != 1.0}
+        weights.update(dict.fromkeys(self._disabled, 0.0))
+        self._weights = weights
+
+    # -- episode loop --------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        """Reset the env and start a fresh policy episode (``on_episode_start``)."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        self._context = PolicyContext(task=self._task, max_steps=self._max_steps)
+        self._episode_sums = self._zeros.copy()
+        self._episode_total = 0.0
+        self._policy.on_episode_start(self._context)
+        return obs, info
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Step the env and score the step with the policy (see the class docstring)."""
+        context = self._context
+        if context is None:
+            raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
+        started = perf_counter() if self._measure_duration else 0.0
+        obs, env_reward, terminated, truncated, info = self.env.step(action)
+        env_reward = float(env_reward)
+
+        result = info.get("action_result")
+        if result is None:
+            action_type = "final" if terminated else "step"
+            duration = (perf_counter() - started) * 1000.0 if self._measure_duration else 0.0
+            result = ActionResult(
+                action_type, env_reward > 0.0, duration_ms=duration,
+                metadata={"env_reward": env_reward},
+            )  # fmt: skip
+            action_dict = {"action": action_type, "value": action}
+        else:
+            result = action_result_from_info(result)
+            action_dict = info.get("action")
+            if action_dict is None:
+                action_dict = {"action": result.action_type}
+            elif not isinstance(action_dict, Mapping):
+                raise TypeError(
+                    f'Expected `info["action"]` to be a dict, got {type(action_dict).__name__}'
+                )
+
+        signal = self._policy.calculate(action_dict, result, context)
+        value, components = self._apply_ablation(signal.value, signal.components)
+
+        context.history.append((action_dict, result, value))
+        context.step += 1
+        self._episode_total += value
+
+        info["reward_components"] = components
+        info["env_reward"] = env_reward
+        info["reward_policy"] = self._policy_name
+        if terminated or truncated:
+            info["episode_reward_components"] = self._episode_sums.copy()
+            info["episode_reward"] = self._episode_total
+            self._policy.on_episode_end(context, self._episode_total)
+        reward = env_reward + value if self._add_env_reward else value
+        return obs, reward, terminated, truncated, info
+
+    def _apply_ablation(
+        self, value: float, emitted: Mapping[str, float]
+    ) -> tuple[float, dict[str, float]]:
+        """Weighted components (every declared name) and the value after ablation."""
+        weights = self._weights
+        sums = self._episode_sums
+        components = self._zeros.copy()
+        total = 0.0
+        for name, part in emitted.items():
+            part = float(part)
+            if name in weights:
+                part *= weights[name]
+            components[name] = part
+            sums[name] = sums.get(name, 0.0) + part
+            total += part
+        value = self._policy.clamp(total) if weights else float(value)
+        if self._names and len(components) != len(self._names):
+            undeclared = sorted(set(components) - self._zeros.keys())
+            raise ValueError(
+                f"Policy '{self._policy_name}' emitted component(s) {undeclared} that are not "
+                f"in its `component_names` {list(self._names)}"
+            )
+        if not math.isfinite(value):
+            raise ValueError(f"Policy '{self._policy_name}' returned a non-finite value {value}")
+        return value, components

@@ -1,0 +1,122 @@
+"""PolicyRegistry: lookup, suggestions, duplicate protection, entry points, custom policies."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from rlm_gym.policies import (
+    ActionResult,
+    PolicyContext,
+    PolicyRegistry,
+    RewardPolicy,
+    RewardSignal,
+    registry,
+)
+
+
+class _Tmp(RewardPolicy):
+    name = "tmp_policy"
+    description = "temporary"
+
+    def calculate(self, action, result, context):
+        return RewardSignal(0.0)
+
+
+class _Other(_Tmp):
+    pass
+
+
+@pytest.fixture
+def clean_tmp():
+    yield
+    PolicyRegistry.unregister_reward("tmp_policy")
+
+
+def test_builtins_listed_in_registration_order():
+    names = [entry["name"] for entry in PolicyRegistry.list_reward_policies()]
+    assert names[:5] == ["default", "strict", "lenient", "research", "binary"]
+    assert all(entry["description"] for entry in PolicyRegistry.list_reward_policies())
+
+
+def test_get_reward_returns_a_new_instance_each_time():
+    assert PolicyRegistry.get_reward("default") is not PolicyRegistry.get_reward("default")
+
+
+def test_get_reward_defaults_to_default_policy():
+    assert PolicyRegistry.get_reward().name == "default"
+
+
+def test_unknown_policy_suggests_closest_name():
+    with pytest.raises(ValueError) as excinfo:
+        PolicyRegistry.get_reward("lenint")
+    message = str(excinfo.value)
+    assert message.startswith("Unknown reward policy 'lenint'. Did you mean 'lenient'?")
+    assert "Available:" in message and "'strict'" in message
+
+
+def test_registering_another_class_under_a_taken_name_raises(clean_tmp):
+    PolicyRegistry.register_reward()(_Tmp)
+    with pytest.raises(ValueError, match="already registered"):
+        PolicyRegistry.register_reward("tmp_policy")(_Other)
+
+
+def test_override_replaces_a_registered_class(clean_tmp):
+    PolicyRegistry.register_reward()(_Tmp)
+    PolicyRegistry.register_reward("tmp_policy", override=True)(_Other)
+    assert type(PolicyRegistry.get_reward("tmp_policy")) is _Other
+
+
+def test_reregistering_the_same_class_is_a_no_op(clean_tmp):
+    PolicyRegistry.register_reward()(_Tmp)
+    PolicyRegistry.register_reward()(_Tmp)
+    assert type(PolicyRegistry.get_reward("tmp_policy")) is _Tmp
+
+
+def test_register_rejects_non_policies():
+    with pytest.raises(TypeError, match="RewardPolicy subclass"):
+        PolicyRegistry.register_reward("nope")(object)
+
+
+def test_entry_points_load_on_first_miss(monkeypatch, clean_tmp):
+    calls = []
+
+    def fake_entry_points(group):
+        calls.append(group)
+        return [SimpleNamespace(name="tmp_policy", load=lambda: _Tmp)]
+
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
+    monkeypatch.setattr(PolicyRegistry, "_entry_points_loaded", False)
+    assert type(PolicyRegistry.get_reward("tmp_policy")) is _Tmp
+    assert calls == ["rlm_gym.reward_policies"]
+    PolicyRegistry.get_reward("default")
+    assert calls == ["rlm_gym.reward_policies"]
+
+
+def test_seed_custom_policy_example_runs_unchanged():
+    from tests.policies import seed_domain_specific
+
+    try:
+        policy = seed_domain_specific.policy
+        assert policy.name == "domain_specific"
+        injection = policy.calculate(
+            {"action": "code", "code": "DROP TABLE users; --"},
+            ActionResult("code", success=False, duration_ms=500.0),
+            PolicyContext(),
+        )
+        assert injection.components == {"injection": -0.9}
+        assert injection.value == pytest.approx(-0.9)
+        correct = policy.calculate(
+            {"action": "code", "code": "SELECT 42"},
+            ActionResult("code", success=True, output="42", duration_ms=10.0),
+            PolicyContext(variables={"expected_result": 42}),
+        )
+        assert correct.components == {
+            "syntax_valid": 0.3,
+            "correct_result": 0.6,
+            "performance": 0.1,
+        }
+        assert correct.value == pytest.approx(1.0)
+    finally:
+        PolicyRegistry.unregister_reward("domain_specific")
