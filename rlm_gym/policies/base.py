@@ -63,7 +63,13 @@ class Policy:
             if key not in defaults:
                 raise unknown_name_error("config key", key, defaults, where)
             check_config_value(key, defaults[key], value, where)
-        self.config: dict[str, Any] = {**defaults, **config}
+        merged = {**defaults, **config}
+        for key, default in defaults.items():
+            # An int given for a float setting is stored as a float, so components built from
+            # the config are Python floats whatever the user typed.
+            if type(default) is float and type(merged[key]) is not float:
+                merged[key] = float(merged[key])
+        self.config: dict[str, Any] = merged
         self.validate_config(self.config)
 
     def validate_config(self, config: dict[str, Any]) -> None:
@@ -96,6 +102,11 @@ class RewardPolicy(Policy, ABC):
     description: ClassVar[str] = "Base reward policy"
     component_names: ClassVar[tuple[str, ...]] = ()
     value_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    formula: ClassVar[str] = ""
+    #: Declares that ``calculate`` emits Python ``float`` components and a finite value (true
+    #: for the built-ins, whose numeric config is stored as floats). The wrapper then merges the
+    #: components without converting each one; leave it False for custom policies.
+    float_components: ClassVar[bool] = False
 
     @abstractmethod
     def calculate(

@@ -23,9 +23,13 @@ __all__ = [
 ]
 
 
-def _signal(policy: RewardPolicy, components: dict[str, float], label: str) -> RewardSignal:
+def _signal(policy: RewardPolicy, components: dict[str, float]) -> RewardSignal:
+    # The explanation is the policy's formula (a class constant): formatting the numbers here
+    # would cost more than the whole reward; `RewardSignal.describe()` renders them on demand.
     total = sum(components.values())
-    return RewardSignal(policy.clamp(total), components, f"{label} reward: {total:.4f}")
+    low, high = policy.value_range
+    value = low if total < low else high if total > high else total
+    return RewardSignal(value, components, policy.formula)
 
 
 def _partial_share(result: ActionResult) -> float:
@@ -55,6 +59,8 @@ class DefaultRewardPolicy(RewardPolicy):
 
     name = "default"
     description = "Balanced rewards: moderate success bonus and failure penalty, final bonus."
+    formula = "default = base + (success | failure) + error + final + partial, clamped to [-1, 1]"
+    float_components = True
     component_names = ("base", "success", "failure", "error", "final", "partial")
 
     @classmethod
@@ -85,7 +91,7 @@ class DefaultRewardPolicy(RewardPolicy):
             share = _partial_share(result)
             if share > 0.0:
                 components["partial"] = config["partial_success_base"] * share
-        return _signal(self, components, "default")
+        return _signal(self, components)
 
 
 @PolicyRegistry.register_reward("strict")
@@ -104,6 +110,8 @@ class StrictRewardPolicy(RewardPolicy):
 
     name = "strict"
     description = "Heavy penalties for errors and timeouts; for correctness-critical work."
+    formula = "strict = (success | failure) + error + timeout + final, clamped to [-1, 1]"
+    float_components = True
     component_names = ("success", "failure", "error", "timeout", "final")
 
     @classmethod
@@ -132,7 +140,7 @@ class StrictRewardPolicy(RewardPolicy):
                 components["timeout"] = -config["timeout_penalty"]
         if result.success and not error and is_final(action, result):
             components["final"] = config["final_bonus"]
-        return _signal(self, components, "strict")
+        return _signal(self, components)
 
 
 @PolicyRegistry.register_reward("lenient")
@@ -151,6 +159,8 @@ class LenientRewardPolicy(RewardPolicy):
 
     name = "lenient"
     description = "Forgiving rewards that encourage exploration and attempting answers."
+    formula = "lenient = attempt + (success | failure) + progress + final, clamped to [-1, 1]"
+    float_components = True
     component_names = ("attempt", "success", "failure", "progress", "final")
 
     @classmethod
@@ -177,7 +187,7 @@ class LenientRewardPolicy(RewardPolicy):
             components["progress"] = config["progress_bonus"]
         if is_final(action, result):
             components["final"] = config["final_bonus"]
-        return _signal(self, components, "lenient")
+        return _signal(self, components)
 
 
 _BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
@@ -224,6 +234,10 @@ class ResearchRewardPolicy(RewardPolicy):
 
     name = "research"
     description = "Granular components (code, output, speed, steps) for reward research."
+    formula = (
+        "research = base + code + output + speed + step penalty + final terms, clamped to [-1, 1]"
+    )
+    float_components = True
     component_names = (
         "base_attempt",
         "base_success",
@@ -301,7 +315,7 @@ class ResearchRewardPolicy(RewardPolicy):
                     components["early_termination"] = config["early_termination_bonus"]
             else:
                 components["final_failure"] = -config["final_failure_penalty"]
-        return _signal(self, components, "research")
+        return _signal(self, components)
 
 
 @PolicyRegistry.register_reward("binary")
@@ -318,6 +332,8 @@ class BinaryRewardPolicy(RewardPolicy):
 
     name = "binary"
     description = "Sparse 1/0 success on the final action (the pre-multi-dimensional baseline)."
+    formula = "binary = success on the final action (1 or 0)"
+    float_components = True
     component_names = ("success",)
     value_range = (0.0, 1.0)
 
@@ -325,6 +341,6 @@ class BinaryRewardPolicy(RewardPolicy):
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> RewardSignal:
         if not is_final(action, result):
-            return RewardSignal(0.0, {}, "binary reward: not final")
+            return RewardSignal(0.0, {}, "binary: 0 before the final action")
         components = {"success": 1.0 if result.success else 0.0}
-        return _signal(self, components, "binary")
+        return _signal(self, components)

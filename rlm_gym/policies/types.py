@@ -8,6 +8,8 @@ from typing import Any
 
 __all__ = ["ActionResult", "RewardSignal", "PolicyContext"]
 
+_INF = math.inf
+
 
 @dataclass(slots=True)
 class ActionResult:
@@ -44,8 +46,8 @@ class ActionResult:
 
     def __post_init__(self) -> None:
         duration = self.duration_ms
-        # `not (x >= 0)` also rejects NaN; the isfinite call is only reached for rare inputs.
-        if not (duration >= 0.0) or duration == math.inf:
+        # `not (x >= 0)` also rejects NaN, so two comparisons check "finite and >= 0".
+        if not (duration >= 0.0) or duration == _INF:
             raise ValueError(
                 f"Expected `duration_ms` to be a finite number >= 0, got {self.duration_ms!r}"
             )
@@ -77,6 +79,17 @@ class RewardSignal:
     def clamped(self) -> float:
         """The value limited to [-1, 1]."""
         return max(-1.0, min(1.0, self.value))
+
+    def describe(self) -> str:
+        """A one-line human-readable breakdown: each component, then the value.
+
+        Example:
+            >>> RewardSignal(0.8, {"base": 0.1, "success": 0.7}, "default").describe()
+            'default: base +0.1000, success +0.7000 -> 0.8000'
+        """
+        parts = ", ".join(f"{name} {part:+.4f}" for name, part in self.components.items())
+        prefix = f"{self.explanation}: " if self.explanation else ""
+        return f"{prefix}{parts or 'no components'} -> {self.value:.4f}"
 
 
 @dataclass(slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from time import perf_counter
@@ -154,7 +155,7 @@ class RewardPolicyWrapper(
         self.set_weights(weights or {})
 
         self._context: PolicyContext | None = None
-        self._episode_sums: dict[str, float] = {}
+        self._episode_sums: defaultdict[str, float] = defaultdict(float)
         self._episode_total = 0.0
 
     # -- configuration -------------------------------------------------------------------
@@ -237,6 +238,7 @@ class RewardPolicyWrapper(
         weights = {name: w for name, w in self._user_weights.items() if w != 1.0}
         weights.update(dict.fromkeys(self._disabled, 0.0))
         self._weights = weights
+        self._fast_merge = not weights and self._policy.float_components
 
     # -- episode loop --------------------------------------------------------------------
 
@@ -246,7 +248,7 @@ class RewardPolicyWrapper(
         """Reset the env and start a fresh policy episode (``on_episode_start``)."""
         obs, info = self.env.reset(seed=seed, options=options)
         self._context = PolicyContext(task=self._task, max_steps=self._max_steps)
-        self._episode_sums = self._zeros.copy()
+        self._episode_sums = defaultdict(float, self._zeros)
         self._episode_total = 0.0
         self._policy.on_episode_start(self._context)
         return obs, info
@@ -256,18 +258,18 @@ class RewardPolicyWrapper(
         context = self._context
         if context is None:
             raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
-        started = perf_counter() if self._measure_duration else 0.0
+        measure = self._measure_duration
+        started = perf_counter() if measure else 0.0
         obs, env_reward, terminated, truncated, info = self.env.step(action)
         env_reward = float(env_reward)
 
         result = info.get("action_result")
         if result is None:
             action_type = "final" if terminated else "step"
-            duration = (perf_counter() - started) * 1000.0 if self._measure_duration else 0.0
+            duration = (perf_counter() - started) * 1000.0 if measure else 0.0
             result = ActionResult(
-                action_type, env_reward > 0.0, duration_ms=duration,
-                metadata={"env_reward": env_reward},
-            )  # fmt: skip
+                action_type, env_reward > 0.0, "", None, duration, 0, {"env_reward": env_reward}
+            )
             action_dict = {"action": action_type, "value": action}
         else:
             result = action_result_from_info(result)
@@ -279,8 +281,20 @@ class RewardPolicyWrapper(
                     f'Expected `info["action"]` to be a dict, got {type(action_dict).__name__}'
                 )
 
-        signal = self._policy.calculate(action_dict, result, context)
-        value, components = self._apply_ablation(signal.value, signal.components)
+        policy = self._policy
+        signal = policy.calculate(action_dict, result, context)
+
+        emitted = signal.components
+        if self._fast_merge:
+            components = {**self._zeros, **emitted}
+            value = signal.value
+        else:
+            components, value = self._weighted_components(emitted, signal.value)
+        if self._names and len(components) != len(self._names):
+            self._raise_undeclared(components)
+        sums = self._episode_sums
+        for name in emitted:
+            sums[name] += components[name]
 
         context.history.append((action_dict, result, value))
         context.step += 1
@@ -290,34 +304,32 @@ class RewardPolicyWrapper(
         info["env_reward"] = env_reward
         info["reward_policy"] = self._policy_name
         if terminated or truncated:
-            info["episode_reward_components"] = self._episode_sums.copy()
+            info["episode_reward_components"] = dict(sums)
             info["episode_reward"] = self._episode_total
-            self._policy.on_episode_end(context, self._episode_total)
+            policy.on_episode_end(context, self._episode_total)
         reward = env_reward + value if self._add_env_reward else value
         return obs, reward, terminated, truncated, info
 
-    def _apply_ablation(
-        self, value: float, emitted: Mapping[str, float]
-    ) -> tuple[float, dict[str, float]]:
-        """Weighted components (every declared name) and the value after ablation."""
+    def _weighted_components(
+        self, emitted: Mapping[str, float], value: float
+    ) -> tuple[dict[str, float], float]:
+        """Every declared component as a float, scaled by the weights, and the value.
+
+        With weights the value is re-clamped from the kept components; without, the policy's
+        own value stands (custom policies need not equal the sum of their components).
+        """
         weights = self._weights
-        sums = self._episode_sums
         components = self._zeros.copy()
-        total = 0.0
         for name, part in emitted.items():
-            part = float(part)
-            if name in weights:
-                part *= weights[name]
-            components[name] = part
-            sums[name] = sums.get(name, 0.0) + part
-            total += part
-        value = self._policy.clamp(total) if weights else float(value)
-        if self._names and len(components) != len(self._names):
-            undeclared = sorted(set(components) - self._zeros.keys())
-            raise ValueError(
-                f"Policy '{self._policy_name}' emitted component(s) {undeclared} that are not "
-                f"in its `component_names` {list(self._names)}"
-            )
+            components[name] = float(part) * weights.get(name, 1.0)
+        value = self._policy.clamp(sum(components.values())) if weights else float(value)
         if not math.isfinite(value):
             raise ValueError(f"Policy '{self._policy_name}' returned a non-finite value {value}")
-        return value, components
+        return components, value
+
+    def _raise_undeclared(self, components: Mapping[str, float]) -> None:
+        undeclared = sorted(set(components) - self._zeros.keys())
+        raise ValueError(
+            f"Policy '{self._policy_name}' emitted component(s) {undeclared} that are not "
+            f"in its `component_names` {list(self._names)}"
+        )

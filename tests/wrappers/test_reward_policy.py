@@ -340,3 +340,32 @@ def test_binary_policy_on_scripted_env():
     rewards = [r for r, _ in run_episode(env, [1, 1, 1, 1])]
     assert rewards == [0.0, 0.0, 0.0, 1.0]
     assert isinstance(ActionResult("final", True), ActionResult)
+
+
+def test_custom_policy_components_become_python_floats():
+    import numpy as np
+
+    class Loose(RecordingPolicy):
+        def calculate(self, action, result, context):
+            return type(super().calculate(action, result, context))(1, {"good": np.float64(0.5)})
+
+    env = RewardPolicyWrapper(ScriptedResultEnv(), Loose())
+    (reward, info), *_ = run_episode(env, [1])
+    assert type(reward) is float
+    assert [type(v) for v in info["reward_components"].values()] == [float, float]
+
+
+def test_int_config_for_float_setting_is_stored_as_float():
+    policy = PolicyRegistry.get_reward("default", config={"success_bonus": 1})
+    assert type(policy.config["success_bonus"]) is float
+
+
+def test_non_finite_custom_value_raises():
+    class Broken(RecordingPolicy):
+        def calculate(self, action, result, context):
+            return type(super().calculate(action, result, context))(float("nan"), {})
+
+    env = RewardPolicyWrapper(ScriptedResultEnv(), Broken())
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="non-finite"):
+        env.step(1)
