@@ -23,7 +23,7 @@ $(VENV)/.dev-installed: pyproject.toml | $(PY)
 	touch $@ $(VENV)/.train-installed
 
 demo: $(VENV)/.train-installed
-	$(VENV)/bin/rlm-gym demo
+	$(VENV)/bin/rlm-gym compare --env CartPole-v1 --episodes 5
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .

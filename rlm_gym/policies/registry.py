@@ -43,7 +43,8 @@ class PolicyRegistry:
         """Class decorator registering a reward policy.
 
         Args:
-            name: The registry name (defaults to the class's ``name``).
+            name: The registry name (defaults to the class's ``name``); a class that does not
+                define ``name`` itself gets this one.
             override: Allow replacing a *different* class already registered under ``name``.
 
         Raises:
@@ -61,6 +62,10 @@ class PolicyRegistry:
                     f"{existing.__module__}.{existing.__qualname__}; pass "
                     f"`override=True` to replace it with {policy_cls.__qualname__}"
                 )
+            if "name" not in vars(policy_cls):
+                # A class that names itself only through the decorator reports that name
+                # (in `info["reward_policy"]`, logs) rather than its base class's.
+                policy_cls.name = key
             cls._reward_policies[key] = policy_cls
             return policy_cls
 

@@ -120,3 +120,15 @@ def test_seed_custom_policy_example_runs_unchanged():
         assert correct.value == pytest.approx(1.0)
     finally:
         PolicyRegistry.unregister_reward("domain_specific")
+
+
+def test_class_without_own_name_takes_the_registered_name():
+    class Unnamed(RewardPolicy):
+        def calculate(self, action, result, context):
+            return RewardSignal(0.0)
+
+    try:
+        PolicyRegistry.register_reward("unnamed_tmp")(Unnamed)
+        assert PolicyRegistry.get_reward("unnamed_tmp").name == "unnamed_tmp"
+    finally:
+        PolicyRegistry.unregister_reward("unnamed_tmp")
