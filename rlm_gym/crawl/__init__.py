@@ -1,0 +1,51 @@
+"""The crawl domain: the multi-dimensional crawl reward, pattern types and the knowledge store."""
+
+from __future__ import annotations
+
+from rlm_gym.crawl.config import (
+    COMPONENT_NAMES,
+    COMPONENT_WEIGHTS,
+    SCHEMALESS_VALIDATION_WEIGHTS,
+    TIME_BUDGETS,
+    VALIDATION_WEIGHTS,
+    default_crawl_config,
+)
+from rlm_gym.crawl.fields import FIELD_CHECKS, PLACEHOLDERS, check_field, field_tokens
+from rlm_gym.crawl.patterns import (
+    DEFAULT_PATTERN_TYPE,
+    PATTERN_THRESHOLDS,
+    PATTERN_TYPES,
+    QUANTITY_TARGETS,
+    classify_pattern_type,
+    classify_quality_tier,
+    pattern_thresholds,
+    storage_bucket,
+)
+from rlm_gym.crawl.policy import CrawlRewardPolicy
+from rlm_gym.crawl.reward import crawl_reward
+from rlm_gym.crawl.store import ADAPTIVE_RULE, KnowledgeStore
+
+__all__ = [
+    "crawl_reward",
+    "CrawlRewardPolicy",
+    "KnowledgeStore",
+    "classify_pattern_type",
+    "classify_quality_tier",
+    "storage_bucket",
+    "pattern_thresholds",
+    "check_field",
+    "field_tokens",
+    "default_crawl_config",
+    "COMPONENT_NAMES",
+    "COMPONENT_WEIGHTS",
+    "VALIDATION_WEIGHTS",
+    "SCHEMALESS_VALIDATION_WEIGHTS",
+    "TIME_BUDGETS",
+    "PATTERN_TYPES",
+    "DEFAULT_PATTERN_TYPE",
+    "PATTERN_THRESHOLDS",
+    "QUANTITY_TARGETS",
+    "FIELD_CHECKS",
+    "PLACEHOLDERS",
+    "ADAPTIVE_RULE",
+]

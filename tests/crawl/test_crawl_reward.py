@@ -1,0 +1,290 @@
+"""crawl_reward: the document's worked examples, components, details and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from rlm_gym.crawl import COMPONENT_NAMES, crawl_reward
+from tests.crawl import crawl_examples as examples
+
+TOL = 1e-9
+DETAIL_KEYS = {
+    "success",
+    "has_data",
+    "validation",
+    "quantity",
+    "efficiency",
+    "presence",
+    "completeness",
+    "quality",
+    "pattern_type",
+    "tier",
+    "bucket",
+    "time_per_page_ms",
+    "time_penalty",
+}
+
+
+def test_example_1_recomputed_gives_09955():
+    signal = crawl_reward(examples.example_1_arithmetic())
+    assert signal.details["quality"] == pytest.approx(0.95, abs=TOL)
+    assert signal.details["validation"] == pytest.approx(0.985, abs=TOL)
+    assert signal.details["efficiency"] == 1.0
+    assert signal.value == pytest.approx(0.9955, abs=TOL)
+    assert signal.details["tier"] == "excellent"
+
+
+def test_example_1_fast_pagination_bonus_is_clamped_away_by_the_default_cap():
+    signal = crawl_reward(examples.example_1_arithmetic())
+    assert signal.details["time_per_page_ms"] == 9000.0
+    assert signal.details["time_penalty"] == pytest.approx(-0.1)
+    assert signal.details["efficiency"] == 1.0
+
+
+def test_example_1_document_data_gives_reward_one():
+    signal = crawl_reward(examples.example_1_document())
+    assert signal.details["validation"] == 1.0
+    assert signal.value == pytest.approx(1.0, abs=TOL)
+    assert signal.details["pattern_type"] == "product_list"
+
+
+def test_example_2_recomputed_gives_08654():
+    signal = crawl_reward(examples.example_2_arithmetic())
+    details = signal.details
+    assert (details["presence"], details["completeness"], details["quality"]) == pytest.approx(
+        (0.67, 0.53, 0.60), abs=TOL
+    )
+    assert details["validation"] == pytest.approx(0.607, abs=TOL)
+    assert details["efficiency"] == pytest.approx(1 - 5000 / 45000, abs=TOL)
+    assert signal.value == pytest.approx(0.8654, abs=5e-5)
+    assert signal.value == pytest.approx(0.25 + 0.15 + 0.3 * 0.607 + 0.15 + 0.15 * 8 / 9, abs=TOL)
+    assert details["tier"] == "good"
+    assert details["bucket"] == "successful"
+
+
+def test_example_3_recomputed_gives_07447_and_bucket_acceptable():
+    signal = crawl_reward(examples.example_3_arithmetic())
+    details = signal.details
+    assert (details["presence"], details["completeness"], details["quality"]) == pytest.approx(
+        (1.0, 0.33, 0.25), abs=TOL
+    )
+    assert details["validation"] == pytest.approx(0.574, abs=TOL)
+    assert details["quantity"] == pytest.approx(0.4, abs=TOL)
+    assert details["efficiency"] == pytest.approx(0.75, abs=TOL)
+    assert signal.value == pytest.approx(0.7447, abs=TOL)
+    assert details["bucket"] == "acceptable"
+    assert details["tier"] == "acceptable"
+
+
+def test_example_3_document_data_gives_07825():
+    signal = crawl_reward(examples.example_3_document())
+    details = signal.details
+    assert details["pattern_type"] == "article_extraction"
+    assert (details["presence"], details["completeness"], details["quality"]) == pytest.approx(
+        (1.0, 2 / 3, 1 / 3), abs=TOL
+    )
+    assert details["validation"] == pytest.approx(0.70, abs=TOL)
+    assert signal.value == pytest.approx(0.7825, abs=TOL)
+
+
+def test_picare_recomputed_gives_091859_excellent():
+    signal = crawl_reward(examples.picare_arithmetic())
+    assert signal.details["validation"] == pytest.approx(0.75, abs=TOL)
+    assert signal.details["time_per_page_ms"] == pytest.approx(16923.5)
+    assert signal.details["efficiency"] == pytest.approx(1 - 1923.5 / 45000, abs=TOL)
+    assert signal.details["efficiency"] == pytest.approx(0.957256, abs=5e-7)
+    assert signal.value == pytest.approx(0.91859, abs=5e-6)
+    assert signal.details["tier"] == "excellent"
+
+
+def test_components_are_the_weighted_scores_and_add_up_to_the_value():
+    signal = crawl_reward(examples.example_2_arithmetic())
+    weights = {"success": 0.25, "has_data": 0.15, "validation": 0.3, "quantity": 0.15}
+    weights["efficiency"] = 0.15
+    assert tuple(signal.components) == COMPONENT_NAMES
+    for name, weight in weights.items():
+        assert signal.components[name] == pytest.approx(weight * signal.details[name], abs=TOL)
+    assert signal.value == pytest.approx(sum(signal.components.values()), abs=TOL)
+
+
+def test_details_have_exactly_the_spec_keys():
+    assert set(crawl_reward(examples.example_1_document()).details) == DETAIL_KEYS
+
+
+def test_failed_empty_crawl_scores_only_efficiency_when_error_free():
+    signal = crawl_reward({"success": False, "data": []})
+    assert signal.value == pytest.approx(0.15)
+    assert signal.details["validation"] == 0.0
+    assert signal.details["tier"] == "poor"
+
+
+def test_any_error_zeroes_efficiency():
+    for errors in ({"errors": ["HTTP 429"]}, {"error": "Timeout after 30s"}):
+        signal = crawl_reward({"success": True, "data": [{"title": "Tin tức"}], **errors})
+        assert signal.details["efficiency"] == 0.0
+        assert signal.components["efficiency"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("pages", "time_ms", "penalty"),
+    [
+        (1, 30000, 0.0),
+        (1, 45000, 0.25),
+        (1, 60000, 0.3),
+        (1, 500000, 0.3),
+        (1, 9000, 0.0),
+        (3, 45000, 0.0),
+        (3, 60000, 5000 / 45000),
+        (3, 29999, -0.1),
+        (3, 30000, 0.0),
+        (2, 10**7, 0.4),
+    ],
+)
+def test_time_penalty_single_and_multi_page(pages, time_ms, penalty):
+    result = {"success": True, "data": [], "execution_time_ms": time_ms}
+    result["navigation_result"] = {"pages_collected": pages}
+    assert crawl_reward(result).details["time_penalty"] == pytest.approx(penalty, abs=TOL)
+
+
+def test_raising_efficiency_cap_lets_the_fast_page_bonus_count():
+    signal = crawl_reward(examples.example_1_arithmetic(), config={"efficiency_cap": 1.1})
+    assert signal.details["efficiency"] == pytest.approx(1.1)
+    assert signal.components["efficiency"] == pytest.approx(0.165)
+    assert signal.value == 1.0
+
+
+def test_schema_argument_overrides_the_results_schema():
+    result = examples.example_3_document()
+    signal = crawl_reward(result, schema={"required": ["headline"]})
+    assert signal.details["presence"] == 1.0
+    assert signal.details["quality"] == pytest.approx(0.5)
+
+
+def test_without_schema_validation_is_capped_at_085():
+    result = examples.example_1_document()
+    del result["extraction_schema"]
+    signal = crawl_reward(result)
+    assert signal.details["validation"] == pytest.approx(0.85)
+    assert signal.details["presence"] == 1.0
+
+
+def test_without_schema_items_are_judged_on_their_own_fields():
+    result = {"success": True, "data": [{"title": "Tin", "author": "N/A"}, {"title": None}]}
+    details = crawl_reward(result).details
+    assert details["completeness"] == pytest.approx((1.0 + 0.0) / 2)
+    assert details["quality"] == pytest.approx((0.5 + 0.0) / 2)
+    assert details["validation"] == pytest.approx(0.5 * 0.5 + 0.5 * 0.25)
+
+
+def test_non_dict_items_score_zero_but_count():
+    result = examples.example_1_document()
+    result["data"] = [*result["data"][:3], "<div>broken</div>", None, 42]
+    assert crawl_reward(result).details["validation"] == pytest.approx(0.5)
+
+
+def test_pattern_type_argument_wins_and_unknown_types_use_generic_thresholds():
+    signal = crawl_reward(examples.example_3_document(), pattern_type="recipes")
+    assert signal.details["pattern_type"] == "recipes"
+    assert signal.details["quantity"] == pytest.approx(2 / 5)
+    assert signal.details["bucket"] == "successful"
+
+
+def test_thresholds_argument_changes_tier_and_bucket():
+    result = examples.example_2_arithmetic()
+    signal = crawl_reward(result, thresholds={"success": 0.87, "excellent": 0.95})
+    assert signal.details["tier"] == "acceptable"
+    assert signal.details["bucket"] == "acceptable"
+
+
+def test_unknown_threshold_name_suggests_the_closest():
+    with pytest.raises(ValueError, match="Did you mean 'success'"):
+        crawl_reward(examples.example_2_arithmetic(), thresholds={"sucess": 0.9})
+
+
+def test_pages_collected_falls_back_to_the_top_level_key():
+    result = {"success": True, "data": [], "pages_collected": 2, "execution_time_ms": 40000}
+    assert crawl_reward(result).details["time_per_page_ms"] == 20000.0
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        ([{"success": True}], "expected a dict, got list"),
+        ("{}", "expected a dict, got str"),
+        ({"data": []}, "missing `success`"),
+        ({"success": True}, "missing `data`"),
+        ({}, "missing `success` and `data`"),
+        ({"success": "yes", "data": []}, "`success` to be a bool"),
+        ({"success": True, "data": {"title": "x"}}, "`data` to be a list"),
+        ({"success": True, "data": [], "execution_time_ms": -1}, "execution_time_ms"),
+        ({"success": True, "data": [], "execution_time_ms": math.nan}, "execution_time_ms"),
+        ({"success": True, "data": [], "execution_time_ms": "fast"}, "execution_time_ms"),
+        ({"success": True, "data": [], "navigation_result": {"pages_collected": "2"}}, "pages"),
+        ({"success": True, "data": [], "extraction_schema": {"required": "title"}}, "required"),
+    ],
+)
+def test_bad_crawl_results_raise_value_error_naming_the_problem(result, message):
+    with pytest.raises(ValueError, match=message):
+        crawl_reward(result)
+
+
+def test_data_none_means_no_items():
+    signal = crawl_reward({"success": False, "data": None, "error": "DNS failure"})
+    assert signal.value == 0.0
+    assert signal.details["has_data"] == 0.0
+
+
+def test_config_overrides_merge_into_the_weight_table():
+    signal = crawl_reward(examples.example_1_document(), config={"weights": {"efficiency": 0.0}})
+    assert signal.components["efficiency"] == 0.0
+    assert signal.components["success"] == 0.25
+    assert signal.value == pytest.approx(0.85)
+
+
+def test_config_quantity_target_override():
+    signal = crawl_reward(
+        examples.example_3_document(), config={"quantity_targets": {"article_extraction": 2}}
+    )
+    assert signal.details["quantity"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("config", "error", "message"),
+    [
+        ({"wieghts": {}}, ValueError, "Did you mean 'weights'"),
+        ({"weights": {"valdation": 0.3}}, ValueError, "Did you mean 'validation'"),
+        ({"weights": {"success": "0.25"}}, TypeError, "weights"),
+        ({"weights": {"success": -0.1}}, ValueError, "weights"),
+        ({"efficiency_cap": math.inf}, ValueError, "efficiency_cap"),
+        ({"thresholds": {"product_list": {"sucess": 0.7}}}, ValueError, "Did you mean 'success'"),
+        ({"thresholds": {"product_list": {"success": 0.95}}}, ValueError, "ordered"),
+        ({"quantity_targets": {"product_list": 0}}, ValueError, "quantity_targets"),
+        ({"knowledge_store": 3}, TypeError, "knowledge_store"),
+        ({"multi_page_budget_ms": 0}, ValueError, "multi_page_budget_ms"),
+    ],
+)
+def test_bad_config_is_rejected_like_policy_config(config, error, message):
+    with pytest.raises(error, match=message):
+        crawl_reward(examples.example_1_document(), config=config)
+
+
+def test_default_call_path_does_not_revalidate(monkeypatch):
+    import rlm_gym.crawl.reward as reward_module
+
+    def fail(config):
+        raise AssertionError("validated on the default path")
+
+    monkeypatch.setattr(reward_module, "_validated_settings", fail)
+    assert crawl_reward(examples.example_1_document()).value == pytest.approx(1.0)
+
+
+def test_required_field_checks_are_prepared_once_per_schema():
+    from rlm_gym.crawl.reward import _checks_for
+
+    result = examples.example_1_document()
+    crawl_reward(result)
+    hits = _checks_for.cache_info().hits
+    crawl_reward(result)
+    assert _checks_for.cache_info().hits == hits + 1
