@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rlm_gym.crawl import CrawlRewardPolicy, KnowledgeStore, classify_pattern_type, crawl_reward
 from rlm_gym.make import make
 from rlm_gym.policies import (
     ActionResult,
@@ -23,6 +24,10 @@ __all__ = [
     "RewardPolicy",
     "RewardSignal",
     "RewardPolicyWrapper",
+    "crawl_reward",
+    "CrawlRewardPolicy",
+    "KnowledgeStore",
+    "classify_pattern_type",
     "make",
     "__version__",
 ]
