@@ -271,11 +271,16 @@ def is_rating(value: Any) -> bool:
     """
     number = _real(value)
     if number is None and isinstance(value, str):
-        text, slash, scale = value.partition("/")
-        if slash and scale.strip() not in ("5", "5.0"):
-            return False
-        number = parse_number(text)
+        number = _rating_text(value)
     return number is not None and 0.0 <= number <= _MAX_RATING
+
+
+@lru_cache(maxsize=4096)
+def _rating_text(text: str) -> float | None:
+    value, slash, scale = text.partition("/")
+    if slash and scale.strip() not in ("5", "5.0"):
+        return None
+    return parse_number(value)
 
 
 @lru_cache(maxsize=4096)

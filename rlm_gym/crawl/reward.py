@@ -83,11 +83,19 @@ def _validated_settings(config: Mapping[str, Any]) -> CrawlSettings:
     return CrawlRewardPolicy(config).settings
 
 
+def _is_mapping(value: Any) -> bool:
+    # `type is dict` first: ABC isinstance checks cost more than the rest of a small call.
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _bad_result(message: str) -> ValueError:
     return ValueError(f"Invalid crawl result: {message}")
 
 
 def _number(result: Mapping[str, Any], key: str, value: Any) -> float:
+    kind = type(value)
+    if (kind is float or kind is int) and value >= 0.0 and value != math.inf:
+        return float(value)
     if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0.0:
         raise _bad_result(f"expected `{key}` to be a number >= 0, got {value!r}")
     number = float(value)
@@ -100,7 +108,7 @@ def pages_collected(result: Mapping[str, Any]) -> float:
     """Pages the crawl collected: ``navigation_result.pages_collected``, else a top-level
     ``pages_collected``, else 1."""
     navigation = result.get("navigation_result")
-    pages = navigation.get("pages_collected") if isinstance(navigation, Mapping) else None
+    pages = navigation.get("pages_collected") if _is_mapping(navigation) else None
     if pages is None:
         pages = result.get("pages_collected", 1)
     return _number(result, "pages_collected", pages)
@@ -119,7 +127,7 @@ def required_fields(schema: Mapping[str, Any] | Sequence[str] | None) -> tuple[s
     """
     if schema is None:
         return ()
-    fields = schema.get("required", ()) if isinstance(schema, Mapping) else schema
+    fields = schema.get("required", ()) if _is_mapping(schema) else schema
     if isinstance(fields, str) or not isinstance(fields, (list, tuple)):
         raise _bad_result(f"expected the schema's `required` to be a list of names, got {fields!r}")
     for name in fields:
@@ -254,7 +262,7 @@ def score_crawl_result(
     thresholds: Mapping[str, float] | None = None,
 ) -> RewardSignal:
     """:func:`crawl_reward` with prepared :class:`CrawlSettings` (no config validation)."""
-    if not isinstance(result, Mapping):
+    if not _is_mapping(result):
         raise _bad_result(f"expected a dict, got {type(result).__name__} {result!r:.80}")
     if "success" not in result or "data" not in result:
         missing = " and ".join(f"`{key}`" for key in ("success", "data") if key not in result)
