@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from rlm_gym.crawl import cli as crawl_cli
 from rlm_gym.policies import PolicyRegistry
 
 __all__ = ["build_parser", "main"]
@@ -109,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--format", choices=("text", "json"), default="text")
     compare.set_defaults(func=_run_compare)
+
+    crawl_cli.register(subparsers)
     return parser
 
 
