@@ -1,0 +1,427 @@
+"""``CrawlEnv``: one simulated crawl job per episode (``rlm_gym/Crawl-v0``).
+
+The agent crawls a site whose profile is hidden (``rlm_gym.envs.profiles``): it fetches pages
+(plain HTTP or a headless browser), extracts items (CSS selectors, heuristics or an LLM),
+paginates (URL navigation, a JavaScript click or infinite scroll), backs off, and stops. The
+transition function is ``rlm_gym.envs.dynamics.transitions``; the episode's last step carries the
+crawl result (SPEC §5 shape) and the env's reward is that result's ``crawl_reward`` value.
+
+Phases: *fetch* (valid: fetch_http, fetch_headless, backoff, stop) → *extract* (extract_*,
+re-fetch with fetch_*, backoff, stop) → *paginate* (url_navigation, javascript_click,
+infinite_scroll, backoff, stop) → fetch (after URL navigation) or extract (after a click or scroll,
+which load the next items in the live browser). Any other action is a failed step with an error
+text and a time cost. The episode ends on ``stop``, a ban (two 403s, or three 429s), the job's
+time budget, or ``max_steps`` (then ``truncated``).
+
+Example:
+    >>> env = CrawlEnv(pattern_types=["product_list"])
+    >>> obs, info = env.reset(seed=7)
+    >>> obs.shape, env.action_masks().tolist()[:3]
+    ((37,), [True, True, False])
+    >>> obs, reward, terminated, truncated, info = env.step(env.ACTIONS.index("stop"))
+    >>> terminated, info["action"]["action"], info["action_result"].action_type
+    (True, 'final', 'final')
+    >>> reward == info["action_result"].metadata["crawl_result"]["success"] * 0.25 + 0.15
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.envs import dynamics as dyn
+from rlm_gym.envs.items import POOL_SIZE, build_items
+from rlm_gym.envs.observation import (
+    INDEX,
+    OBSERVATION_FIELDS,
+    OBSERVATION_SIZE,
+    PROGRESS_START,
+    probe_observation,
+    text_ratio,
+)
+from rlm_gym.envs.profiles import (
+    PAGINATIONS,
+    PATTERN_TYPES,
+    PROTECTIONS,
+    RENDERINGS,
+    SCHEMAS,
+    SiteProfile,
+    sample_profile,
+)
+from rlm_gym.envs.scoring import crawl_success, item_blocks, state_score
+from rlm_gym.policies import ActionResult
+
+__all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
+
+DEFAULT_MAX_STEPS = 30
+
+# What each action reports as its ``code``: the selector, program or URL pattern it used.
+CSS_SELECTORS: dict[str, str] = {
+    "article_extraction": "article h1.headline, article .byline, time[datetime], .article-body",
+    "contact_info": ".contact .name, a[href^='mailto:'], a[href^='tel:'], address",
+    "price_extraction": ".product .title, .price .amount, .price [itemprop=priceCurrency], .stock",
+    "product_list": ".product-card .title, .product-card .price, .rating, .product-card a",
+    "review_extraction": ".review .author, .review .stars, .review .text, .review time",
+    "product_with_reviews": "h1.product-title, .price, .rating-average, .review",
+    "generic_extraction": "h1, link[rel=canonical], meta[name=description]",
+}
+_NAMED_ATTRIBUTES = {"rendering": RENDERINGS, "pagination": PAGINATIONS, "protection": PROTECTIONS}
+_END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
+_PROGRESS = slice(PROGRESS_START, OBSERVATION_SIZE)
+
+
+class CrawlEnv(gym.Env):
+    """A simulated crawl job: choose fetcher, extractor, paginator, backoff and when to stop.
+
+    Args:
+        render_mode: ``None`` or ``"ansi"`` (``render()`` returns a one-line status).
+        pattern_types: Pattern types to draw sites from (all seven SPEC types when None).
+        max_steps: The step budget; the step that reaches it ends the episode (``truncated``)
+            and carries the crawl result. Equal to the registered ``max_episode_steps``.
+        **profile_overrides: Fixed values for profile attributes (``SiteProfile`` fields), e.g.
+            ``rendering="client_only"``, ``protection="none"``, ``items_per_page=12``; names or
+            indices for rendering, pagination and protection.
+
+    Raises:
+        ValueError: For an unknown pattern type, profile attribute or attribute value.
+
+    Observation: a ``Box`` of ``float32`` (see ``OBSERVATION_FIELDS`` and the README table).
+    Reward: ``crawl_reward(crawl_result).value`` on the episode's last step, 0.0 before.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    ACTIONS: tuple[str, ...] = dyn.ACTIONS
+    OBSERVATION_FIELDS = OBSERVATION_FIELDS
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        pattern_types: list[str] | tuple[str, ...] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        **profile_overrides: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"Expected `render_mode` None or 'ansi', got {render_mode!r}")
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"Expected `max_steps` to be an int >= 1, got {max_steps!r}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.pattern_types = _check_pattern_types(pattern_types)
+        self.profile_overrides = _check_overrides(profile_overrides)
+        self.action_space = gym.spaces.Discrete(len(self.ACTIONS))
+        high = np.array([upper for _, _, upper in OBSERVATION_FIELDS], dtype=np.float32)
+        self.observation_space = gym.spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+        self._obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        self._oracle: Any = None
+        self.profile: SiteProfile | None = None
+        self.model: dyn.SiteModel | None = None
+        self.state: tuple[int, ...] = dyn.initial_state()
+        self._status = ""
+
+    # ------------------------------------------------------------------ episode
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Draw a new site and start its crawl job.
+
+        Args:
+            seed: Seeds ``np_random`` (same seed → same site, trajectory and infos).
+            options: ``{"profile": SiteProfile}`` replays a given site (probe signals are
+                still drawn from ``np_random``).
+
+        Returns:
+            The first observation and ``info`` (``{"phase": "fetch"}``).
+        """
+        super().reset(seed=seed)
+        rng = self.np_random
+        if options and options.get("profile") is not None:
+            profile = options["profile"]
+        else:
+            profile = sample_profile(rng, self.pattern_types, self.profile_overrides)
+        self.profile = profile
+        self.model = dyn.site_model(profile, self.max_steps)
+        self.state = dyn.initial_state()
+        self._obs[:PROGRESS_START] = probe_observation(profile, rng)
+        self._obs[_PROGRESS] = 0.0
+        self._obs[INDEX["phase_fetch"]] = 1.0
+        self._uniforms = rng.random(64).tolist()
+        self._next_uniform = 0
+        self._item_offset = int(rng.integers(POOL_SIZE))
+        self._errors: list[str] = []
+        self._requests = 0
+        self._used = [0] * len(self.ACTIONS)
+        self._last_failed = False
+        self._last_error = dyn.E_NONE
+        self._status = f"reset | {profile.pattern_type} on {profile.domain}"
+        self._codes = _action_codes(profile)
+        return self._obs.copy(), {"phase": "fetch"}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Take one crawl action; see the module docstring for phases and outcomes."""
+        action = int(action)
+        if not 0 <= action < len(self.ACTIONS):
+            raise ValueError(f"Expected `action` in [0, {len(self.ACTIONS) - 1}], got {action}")
+        if self.model is None:
+            raise RuntimeError("Call `reset()` before `step()`")
+        state = self.state
+        if state[dyn.S_PHASE] == dyn.DONE:
+            raise RuntimeError("The episode has ended: call `reset()`")
+        outcomes = dyn.transitions(self.model, state, action)
+        if len(outcomes) == 1:
+            _, next_state, event = outcomes[0]
+        else:
+            u = self._uniform()
+            for outcome in outcomes:
+                u -= outcome[0]
+                if u < 0.0:
+                    break
+            _, next_state, event = outcome
+        self.state = next_state
+        kind, success, error_code, duration, tokens, _ = event
+        name = self.ACTIONS[action]
+        self._used[action] += 1
+        error = self._error_text(error_code, name, state[dyn.S_PHASE]) if error_code else None
+        if error is not None:
+            self._errors.append(error)
+        if kind == dyn.K_FETCH or (kind == dyn.K_PAGINATE and action != dyn.URL_NAVIGATION):
+            self._requests += 1
+        elif action == dyn.BACKOFF:
+            self._requests = 0
+        self._last_failed = not success
+        self._last_error = error_code
+        self._update_observation(action, event)
+        code = self._codes[action]
+        if next_state[dyn.S_PHASE] == dyn.DONE:
+            return self._finish(action, name, code, event, error)
+        output = self._output(action, event)
+        result = ActionResult(dyn.KINDS[kind], success, output, error, float(duration), tokens)
+        info = {"action": {"action": name, "code": code}, "action_result": result}
+        if self.render_mode == "ansi":
+            self._status = self._status_line(name, success, error)
+        return self._obs.copy(), 0.0, False, False, info
+
+    def _finish(
+        self, action: int, name: str, code: str, event: tuple, error: str | None
+    ) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The episode's last step: build the crawl result, score it, report it as final."""
+        state = self.state
+        kind, success, _, duration, tokens, _ = event
+        end = state[dyn.S_END]
+        if end == dyn.OVER_BUDGET:
+            budget = self.profile.time_budget_ms
+            self._errors.append(f"Job time budget of {budget} ms exceeded")
+        crawl_result, score = self.crawl_result()
+        output = (
+            f"crawl {_END_TEXT[end]}: {len(crawl_result['data'])} items from "
+            f"{crawl_result['navigation_result']['pages_collected']} pages, "
+            f"{'success' if crawl_result['success'] else 'no success'}"
+        )
+        metadata = {
+            "crawl_result": crawl_result,
+            "end_reason": _END_TEXT[end],
+            "step_action_type": dyn.KINDS[kind],
+            "step_success": success,
+        }
+        result = ActionResult(
+            "final", crawl_result["success"], output, error, float(duration), tokens, metadata
+        )
+        info = {
+            "action": {"action": "final", "name": name, "code": code},
+            "action_result": result,
+        }
+        if self.render_mode == "ansi":
+            self._status = self._status_line(name, success, error) + f" | {output} → {score:.3f}"
+        truncated = end == dyn.OUT_OF_STEPS
+        return self._obs.copy(), score, not truncated, truncated, info
+
+    def crawl_result(self) -> tuple[dict[str, Any], float]:
+        """The crawl result of the current state (SPEC §5 shape) and its crawl score."""
+        profile = self.profile
+        state = self.state
+        blocks = item_blocks(self.model, state)
+        pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+        success = crawl_success(self.model, state)
+        result = {
+            "success": success,
+            "data": build_items(profile.pattern_type, blocks, self._item_offset),
+            "navigation_result": {"pages_collected": pages, "strategy_used": self._strategy()},
+            "execution_time_ms": float(state[dyn.S_TIME]),
+            "errors": list(self._errors),
+            "extraction_schema": {"required": list(SCHEMAS[profile.pattern_type])},
+            "pattern_type": profile.pattern_type,
+            "domain": profile.domain,
+        }
+        return result, state_score(self.model, state)
+
+    # ------------------------------------------------------------------ baselines
+    def action_masks(self) -> np.ndarray:
+        """Bool mask of the actions valid in the current phase (only ``stop`` once done)."""
+        phase = self.state[dyn.S_PHASE]
+        if phase == dyn.DONE:
+            mask = np.zeros(len(self.ACTIONS), dtype=bool)
+            mask[dyn.STOP] = True
+            return mask
+        return np.array([phase in v for v in dyn.VALID_PHASES], dtype=bool)
+
+    def random_action(self) -> int:
+        """A uniformly random valid action (drawn from ``np_random``)."""
+        from rlm_gym.envs.baselines import random_action
+
+        return random_action(self)
+
+    def heuristic_action(self) -> int:
+        """The documented observation-only rule (``rlm_gym.envs.baselines.heuristic_action``)."""
+        from rlm_gym.envs.baselines import heuristic_action
+
+        return heuristic_action(self._obs)
+
+    def fixed_strategy_action(self, strategy: tuple[str, str, str]) -> int:
+        """The action of a fixed (fetcher, extractor, paginator) pipeline in the current state."""
+        from rlm_gym.envs.baselines import fixed_strategy_action
+
+        return fixed_strategy_action(self, strategy)
+
+    def oracle_action(self) -> int:
+        """The best action knowing the hidden profile (exact expectimax, cached per site)."""
+        from rlm_gym.envs.baselines import Oracle
+
+        if self._oracle is None:
+            self._oracle = Oracle()
+        return self._oracle.action(self.model, self.state)
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        """The one-line status of the last step (``render_mode="ansi"``), else None."""
+        if self.render_mode == "ansi":
+            return self._status
+        return None
+
+    # ------------------------------------------------------------------ helpers
+    def _uniform(self) -> float:
+        if self._next_uniform == len(self._uniforms):
+            self._uniforms = self.np_random.random(64).tolist()
+            self._next_uniform = 0
+        u = self._uniforms[self._next_uniform]
+        self._next_uniform += 1
+        return u
+
+    def _error_text(self, code: int, name: str, phase: int) -> str:
+        if code == dyn.E_INVALID:
+            return f"Invalid action '{name}' in phase '{dyn.PHASES[phase]}'"
+        if code == dyn.E_BUDGET:
+            return f"Job time budget of {self.profile.time_budget_ms} ms exceeded"
+        return dyn.ERRORS[code]
+
+    def _update_observation(self, action: int, event: tuple) -> None:
+        obs = self._obs
+        state = self.state
+        model = self.model
+        profile = self.profile
+        kind, success, error_code, duration, _, _ = event
+        phase = state[dyn.S_PHASE]
+        obs[INDEX["phase_fetch"]] = phase == dyn.FETCH
+        obs[INDEX["phase_extract"]] = phase == dyn.EXTRACT
+        obs[INDEX["phase_paginate"]] = phase == dyn.PAGINATE
+        pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+        obs[INDEX["pages_collected"]] = min(3.0, pages / 10.0)
+        if kind == dyn.K_EXTRACT and success:
+            items, valid = dyn.item_counts(model, state)
+            obs[INDEX["items_vs_target"]] = min(2.0, valid / profile.target_items)
+            obs[INDEX["item_quality"]] = valid / items
+        obs[INDEX["errors"]] = min(1.0, len(self._errors) / 5.0)
+        obs[INDEX["elapsed"]] = min(2.0, state[dyn.S_TIME] / profile.time_budget_ms)
+        obs[INDEX["last_latency"]] = min(4.0, duration / 10_000.0)
+        obs[INDEX["politeness"]] = min(1.0, self._requests / 3.0)
+        obs[INDEX["browser_live"]] = state[dyn.S_FETCHED] == dyn.BY_HEADLESS
+        obs[INDEX["last_failed"]] = not success
+        obs[INDEX["last_blocked"]] = error_code in (dyn.E_403, dyn.E_429, dyn.E_BANNED)
+        if kind == dyn.K_FETCH and success:
+            ratio = text_ratio(profile, 0.0) if action == dyn.FETCH_HTTP else 0.3
+            obs[INDEX["last_text_ratio"]] = ratio
+        obs[INDEX["steps"]] = state[dyn.S_STEPS] / self.max_steps
+
+    def _output(self, action: int, event: tuple) -> str:
+        kind, success, _, duration, _, items = event
+        if not success:
+            return ""
+        if kind == dyn.K_FETCH:
+            return f"200 OK: page {self._page() + 1} of {self.profile.domain} in {duration} ms"
+        if kind == dyn.K_EXTRACT:
+            return f"extracted {items} items with {self.ACTIONS[action][8:]}"
+        if kind == dyn.K_PAGINATE:
+            return f"moved to page {self._page() + 1}"
+        return f"waited {duration} ms"
+
+    def _page(self) -> int:
+        state = self.state
+        return state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+
+    def _strategy(self) -> str:
+        """``fetcher+extractor+paginator``: the most used of each (``none`` if unused)."""
+        used = self._used
+        parts = []
+        for start, stop in ((0, 2), (2, 5), (5, 8)):
+            best = max(range(start, stop), key=lambda a: used[a])
+            parts.append(self.ACTIONS[best] if used[best] else "none")
+        return "+".join(parts)
+
+    def _status_line(self, name: str, success: bool, error: str | None) -> str:
+        state = self.state
+        _, valid = dyn.item_counts(self.model, state)
+        verdict = "ok" if success else f"FAILED ({error})" if error else "FAILED"
+        return (
+            f"step {state[dyn.S_STEPS]:2d} | {name:17s} | {verdict} | "
+            f"phase {dyn.PHASES[state[dyn.S_PHASE]]} | pages {self._page()} | "
+            f"valid items {valid}/{self.profile.target_items} | "
+            f"t={state[dyn.S_TIME] / 1000:.1f}s"
+        )
+
+
+def _action_codes(profile: SiteProfile) -> list[str]:
+    fields = ", ".join(SCHEMAS[profile.pattern_type])
+    base = f"https://{profile.domain}/"
+    return [
+        f"GET {base}",
+        f"browser.goto('{base}', wait_until='networkidle')",
+        CSS_SELECTORS[profile.pattern_type],
+        "readability + JSON-LD / microdata + repeated-block detection",
+        f"LLM: extract a JSON list of {{{fields}}} from the page text",
+        f"{base}?page={{n}}",
+        "document.querySelector('.pagination .next, button.load-more').click()",
+        "window.scrollTo(0, document.body.scrollHeight)",
+        "",
+        "",
+    ]
+
+
+def _check_pattern_types(pattern_types: Any) -> tuple[str, ...] | None:
+    if pattern_types is None:
+        return None
+    if isinstance(pattern_types, str):
+        pattern_types = [pattern_types]
+    types = tuple(pattern_types)
+    if not types:
+        raise ValueError("Expected `pattern_types` to name at least one pattern type, got []")
+    for name in types:
+        if name not in PATTERN_TYPES:
+            raise unknown_name_error("pattern type", name, PATTERN_TYPES, "in `pattern_types`")
+    return types
+
+
+def _check_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
+    checked = {}
+    for key, value in overrides.items():
+        if key not in SiteProfile._fields or key == "pattern_type":
+            valid = [f for f in SiteProfile._fields if f != "pattern_type"]
+            raise unknown_name_error("profile attribute", key, valid, "in `profile_overrides`")
+        names = _NAMED_ATTRIBUTES.get(key)
+        if names is not None and isinstance(value, str):
+            if value not in names:
+                raise unknown_name_error(key, value, names, f"for `{key}`")
+            value = names.index(value)
+        checked[key] = value
+    return checked

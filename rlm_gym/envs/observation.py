@@ -1,0 +1,135 @@
+"""The observation vector of ``rlm_gym/Crawl-v0``: its documented entries and the noisy probe.
+
+At ``reset`` the crawler probes the site once with plain HTTP and reads noisy signals of the hidden
+profile (``PROBE_SIGNALS``); the rest of the vector is the crawl's progress. ``OBSERVATION_FIELDS``
+is the table of entries, in order (the README prints it).
+
+Example:
+    >>> len(OBSERVATION_FIELDS) == OBSERVATION_SIZE
+    True
+    >>> OBSERVATION_FIELDS[INDEX["phase_fetch"]][0]
+    'phase_fetch'
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rlm_gym.envs.profiles import PATTERN_TYPES, SiteProfile
+
+__all__ = [
+    "OBSERVATION_FIELDS",
+    "OBSERVATION_SIZE",
+    "INDEX",
+    "PROBE_SIGNALS",
+    "probe_observation",
+]
+
+# (name, meaning, upper bound); every entry's lower bound is 0.
+OBSERVATION_FIELDS: tuple[tuple[str, str, float], ...] = (
+    *((f"type_{name}", f"1 if the job's pattern type is {name}", 1.0) for name in PATTERN_TYPES),
+    ("probe_framework", "client-side framework signature in the probe HTML (noisy 0/1)", 1.0),
+    ("probe_text_ratio", "text-to-HTML ratio of the probe response (noisy)", 1.0),
+    ("probe_waf_header", "WAF / CDN headers in the probe response (noisy 0/1)", 1.0),
+    ("probe_bot_script", "browser-fingerprinting script in the probe HTML (noisy 0/1)", 1.0),
+    ("probe_status_403", "the plain-HTTP probe was answered 403", 1.0),
+    ("probe_status_429", "the plain-HTTP probe was answered 429", 1.0),
+    ("hint_page_links", "numbered ?page=N links seen (noisy 0/1)", 1.0),
+    ("hint_next_link", "a rel=next / 'Next' link seen (noisy 0/1)", 1.0),
+    ("hint_load_more", "'Load more' button text seen (noisy 0/1)", 1.0),
+    ("hint_infinite_scroll", "infinite-scroll sentinel / observer script seen (noisy 0/1)", 1.0),
+    ("dom_regularity", "regularity of the repeated DOM blocks (noisy, 0-1)", 1.0),
+    ("json_ld", "JSON-LD structured data detected (noisy 0/1)", 1.0),
+    ("items_per_page_estimate", "repeated DOM blocks counted / 48 (noisy)", 2.0),
+    ("probe_latency", "probe time to first byte / 5 s", 4.0),
+    ("time_budget", "the job's time budget / 120 s", 2.0),
+    ("phase_fetch", "1 in the fetch phase (a page must be fetched)", 1.0),
+    ("phase_extract", "1 in the extract phase (a fetched page awaits extraction)", 1.0),
+    ("phase_paginate", "1 in the paginate phase (the page is extracted)", 1.0),
+    ("pages_collected", "pages extracted / 10", 3.0),
+    ("items_vs_target", "valid items / the job's target (capped at 2)", 2.0),
+    ("item_quality", "share of extracted items that pass validation (0 before any)", 1.0),
+    ("errors", "errors so far / 5 (capped at 1)", 1.0),
+    ("elapsed", "elapsed time / the time budget (capped at 2)", 2.0),
+    ("last_latency", "last step's duration / 10 s (capped at 4)", 4.0),
+    ("politeness", "requests since the last backoff / 3 (capped at 1)", 1.0),
+    ("browser_live", "1 if the current page is open in a headless browser", 1.0),
+    ("last_failed", "1 if the last step failed", 1.0),
+    ("last_blocked", "1 if the last step was answered 403 or 429", 1.0),
+    ("last_text_ratio", "text-to-HTML ratio of the last fetched page (0 before a fetch)", 1.0),
+    ("steps", "steps taken / max_steps", 1.0),
+)
+OBSERVATION_SIZE = len(OBSERVATION_FIELDS)
+INDEX: dict[str, int] = {name: i for i, (name, _, _) in enumerate(OBSERVATION_FIELDS)}
+PROBE_START = INDEX["probe_framework"]
+PROGRESS_START = INDEX["phase_fetch"]
+
+# P(signal = 1) given the hidden attribute's value (by index). Chosen to be informative but not
+# decisive, so that a policy gains from combining signals and from what its fetches reveal.
+PROBE_SIGNALS: dict[str, tuple[str, tuple[float, ...]]] = {
+    "probe_framework": ("rendering", (0.1, 0.6, 0.9)),
+    "probe_waf_header": ("protection", (0.15, 0.4, 0.85, 0.7)),
+    "probe_bot_script": ("protection", (0.05, 0.1, 0.35, 0.8)),
+    "probe_status_403": ("protection", (0.0, 0.0, 0.9, 0.05)),
+    "probe_status_429": ("protection", (0.0, 0.35, 0.0, 0.0)),
+    "hint_page_links": ("pagination", (0.05, 0.85, 0.3, 0.1, 0.05)),
+    "hint_next_link": ("pagination", (0.05, 0.3, 0.85, 0.1, 0.05)),
+    "hint_load_more": ("pagination", (0.05, 0.05, 0.05, 0.8, 0.2)),
+    "hint_infinite_scroll": ("pagination", (0.05, 0.05, 0.05, 0.2, 0.7)),
+}
+# Text-to-HTML ratio of a page by rendering (mean, sd); a client-only shell is nearly empty.
+TEXT_RATIO: tuple[tuple[float, float], ...] = ((0.30, 0.06), (0.18, 0.05), (0.03, 0.02))
+DOM_REGULARITY: dict[bool, tuple[float, float]] = {True: (0.8, 0.12), False: (0.45, 0.15)}
+JSON_LD_DETECTION: dict[bool, float] = {True: 0.9, False: 0.05}
+# Signals that need the page's content: a blocked probe, or a shell, hides them.
+_CONTENT_SIGNALS = (
+    "probe_framework",
+    "hint_page_links",
+    "hint_next_link",
+    "hint_load_more",
+    "hint_infinite_scroll",
+)
+
+
+def text_ratio(profile: SiteProfile, normal: float) -> float:
+    """The text-to-HTML ratio of a fetched page given a standard-normal draw."""
+    mean, sd = TEXT_RATIO[profile.rendering]
+    return min(1.0, max(0.0, mean + sd * normal))
+
+
+def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> np.ndarray:
+    """The static part of the observation (pattern one-hot, probe signals, job budget)."""
+    obs = np.zeros(PROGRESS_START, dtype=np.float32)
+    obs[PATTERN_TYPES.index(profile.pattern_type)] = 1.0
+    uniforms = rng.random(len(PROBE_SIGNALS) + 3).tolist()
+    normals = rng.standard_normal(4).tolist()
+    attributes = {
+        "rendering": profile.rendering,
+        "protection": profile.protection,
+        "pagination": profile.pagination,
+    }
+    for u, (name, (attribute, rates)) in zip(uniforms, PROBE_SIGNALS.items(), strict=False):
+        obs[INDEX[name]] = 1.0 if u < rates[attributes[attribute]] else 0.0
+    blocked = obs[INDEX["probe_status_403"]] == 1.0 or obs[INDEX["probe_status_429"]] == 1.0
+    if blocked:
+        for name in (*_CONTENT_SIGNALS, "dom_regularity", "json_ld", "items_per_page_estimate"):
+            obs[INDEX[name]] = 0.0
+        obs[INDEX["probe_text_ratio"]] = 0.1
+    else:
+        if profile.rendering == 2:
+            # The plain-HTTP probe sees a shell: DOM-based signals are mostly missing.
+            for name in _CONTENT_SIGNALS[1:]:
+                if uniforms[-3] < 0.5:
+                    obs[INDEX[name]] = 0.0
+        obs[INDEX["probe_text_ratio"]] = text_ratio(profile, normals[0])
+        mean, sd = DOM_REGULARITY[profile.regular_markup]
+        obs[INDEX["dom_regularity"]] = min(1.0, max(0.0, mean + sd * normals[1]))
+        obs[INDEX["json_ld"]] = 1.0 if uniforms[-2] < JSON_LD_DETECTION[profile.json_ld] else 0.0
+        estimate = profile.items_per_page * math.exp(0.25 * normals[2]) / 48.0
+        obs[INDEX["items_per_page_estimate"]] = min(2.0, estimate)
+    latency = profile.ttfb_ms * math.exp(0.4 * normals[3]) / 5000.0
+    obs[INDEX["probe_latency"]] = min(4.0, latency)
+    obs[INDEX["time_budget"]] = profile.time_budget_ms / 120_000.0
+    return obs

@@ -1,0 +1,227 @@
+"""Hidden site profiles of the simulated crawl: the distributions, as data tables, and the sampler.
+
+Every episode of ``rlm_gym/Crawl-v0`` crawls one site whose profile is drawn here at ``reset``.
+The tables below are the documented distributions (sources in ``/work/shared/research/
+crawl-figures.md``, summarised in the README); ``sample_profile`` draws one profile with a
+handful of generator calls so that ``reset`` stays in the microsecond range.
+
+Example:
+    >>> import numpy as np
+    >>> profile = sample_profile(np.random.default_rng(0))
+    >>> profile.pattern_type in PATTERN_TYPES
+    True
+    >>> profile.target_items >= 1
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "PATTERN_TYPES",
+    "SCHEMAS",
+    "LISTING_TYPES",
+    "RENDERINGS",
+    "PAGINATIONS",
+    "PROTECTIONS",
+    "DISTRIBUTIONS",
+    "SiteProfile",
+    "sample_profile",
+]
+
+# The seven SPEC §5 pattern types, in the order of the observation's one-hot block.
+PATTERN_TYPES: tuple[str, ...] = (
+    "article_extraction",
+    "contact_info",
+    "price_extraction",
+    "product_list",
+    "review_extraction",
+    "product_with_reviews",
+    "generic_extraction",
+)
+
+# Required fields of each type's extraction schema (field names chosen so that the crawl
+# reward's field checks apply: price → number > 0, rating → [0, 5], date → parseable date).
+SCHEMAS: dict[str, tuple[str, ...]] = {
+    "article_extraction": ("headline", "author", "date_published", "content"),
+    "contact_info": ("name", "email", "phone", "address"),
+    "price_extraction": ("product_name", "price", "price_currency", "availability"),
+    "product_list": ("product_name", "price", "rating", "product_url"),
+    "review_extraction": ("author", "rating", "review_text", "date_published"),
+    "product_with_reviews": ("product_name", "price", "rating", "reviews"),
+    "generic_extraction": ("title", "url", "description"),
+}
+
+# Listing types show many items per page; the others show one record per page.
+LISTING_TYPES: frozenset[str] = frozenset({"product_list", "price_extraction", "review_extraction"})
+
+RENDERINGS: tuple[str, ...] = ("static", "hydrated", "client_only")
+PAGINATIONS: tuple[str, ...] = ("single", "url_param", "next_link", "load_more", "infinite_scroll")
+PROTECTIONS: tuple[str, ...] = ("none", "rate_limit", "waf_http", "waf_headless")
+
+# (values, probabilities) of every discrete profile attribute. Sources and the places where
+# we chose differently from the measured figures are in the README's profile table.
+DISTRIBUTIONS: dict[str, tuple[tuple[Any, ...], tuple[float, ...]]] = {
+    "rendering": ((0, 1, 2), (0.45, 0.30, 0.25)),
+    "pagination": ((0, 1, 2, 3, 4), (0.15, 0.30, 0.10, 0.22, 0.23)),
+    "protection": ((0, 1, 2, 3), (0.45, 0.20, 0.20, 0.15)),
+    "regular_markup": ((True, False), (0.55, 0.45)),
+    "click_overlay": ((True, False), (0.3, 0.7)),
+    "items_per_page": ((12, 24, 48), (0.35, 0.40, 0.25)),
+    "review_items_per_page": ((10, 20), (0.5, 0.5)),
+    "listing_target_pages": ((2, 3), (0.6, 0.4)),
+    "record_target_items": ((3, 5), (0.5, 0.5)),
+    "extra_pages": ((1, 3, 6), (0.3, 0.4, 0.3)),
+    "time_budget_ms": ((60_000, 120_000), (0.5, 0.5)),
+}
+
+# Probability that the site publishes JSON-LD structured data, by pattern type.
+JSON_LD_RATE: dict[str, float] = {
+    "article_extraction": 0.6,
+    "contact_info": 0.3,
+    "price_extraction": 0.5,
+    "product_list": 0.5,
+    "review_extraction": 0.4,
+    "product_with_reviews": 0.5,
+    "generic_extraction": 0.2,
+}
+
+# Server time to first byte: a lognormal site median, rounded to the 100 ms time grid.
+TTFB_MEDIAN_MS = 600.0
+TTFB_LOG_SD = 0.75
+TTFB_RANGE_MS = (100, 6000)
+# The job asks for this share of (target pages x items per page) valid items.
+TARGET_ITEM_SHARE = 0.8
+
+DOMAIN_WORDS: tuple[str, ...] = (
+    "acme", "nimbus", "harbor", "quill", "orbit", "maple", "vertex", "lumen",
+    "cobalt", "ember", "tandem", "juniper", "atlas", "pioneer", "sable", "willow",
+)  # fmt: skip
+DOMAIN_SUFFIXES: tuple[str, ...] = ("shop.com", "store.io", "news.net", "reviews.org", "co.uk")
+
+
+class SiteProfile(NamedTuple):
+    """The hidden profile of the simulated site (what the oracle knows and the agent probes).
+
+    Attributes:
+        pattern_type: One of ``PATTERN_TYPES``.
+        rendering: Index into ``RENDERINGS`` (2 = client-only: plain HTTP sees an empty shell).
+        pagination: Index into ``PAGINATIONS``.
+        protection: Index into ``PROTECTIONS``.
+        regular_markup: Whether CSS selector templates are reliable on this site.
+        json_ld: Whether the pages carry JSON-LD structured data.
+        click_overlay: Whether an overlay (cookie banner, modal) intercepts JavaScript clicks on
+            link pagination (numbered or next links); load-more buttons are not covered.
+        items_per_page: Items shown per page (1 on record types).
+        total_pages: Pages the site has (1 for single-page sites).
+        target_items: Valid items the job asks for (crawl success needs them).
+        ttfb_ms: Median server time to first byte, on the 100 ms grid.
+        time_budget_ms: The job's time budget; exceeding it aborts the crawl.
+        domain: The site's (fictional) domain name.
+    """
+
+    pattern_type: str
+    rendering: int
+    pagination: int
+    protection: int
+    regular_markup: bool
+    json_ld: bool
+    click_overlay: bool
+    items_per_page: int
+    total_pages: int
+    target_items: int
+    ttfb_ms: int
+    time_budget_ms: int
+    domain: str
+
+
+def _choice(rng: np.random.Generator, name: str) -> Any:
+    values, probabilities = DISTRIBUTIONS[name]
+    u = rng.random()
+    cumulative = 0.0
+    for value, probability in zip(values, probabilities, strict=True):
+        cumulative += probability
+        if u < cumulative:
+            return value
+    return values[-1]
+
+
+def sample_profile(
+    rng: np.random.Generator,
+    pattern_types: tuple[str, ...] | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> SiteProfile:
+    """Draw one site profile.
+
+    Args:
+        rng: The generator (the env passes its ``np_random``).
+        pattern_types: Pattern types to draw from uniformly (all seven when None).
+        overrides: Attribute values to fix (e.g. ``{"protection": 0}``), applied after sampling.
+
+    Returns:
+        The profile.
+
+    Example:
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(1)
+        >>> sample_profile(rng, ("contact_info",), {"pagination": 0}).total_pages
+        1
+    """
+    types = pattern_types or PATTERN_TYPES
+    pattern_type = types[int(rng.random() * len(types))]
+    values: dict[str, Any] = {
+        "pattern_type": pattern_type,
+        "rendering": _choice(rng, "rendering"),
+        "pagination": _choice(rng, "pagination"),
+        "protection": _choice(rng, "protection"),
+        "regular_markup": _choice(rng, "regular_markup"),
+        "json_ld": bool(rng.random() < JSON_LD_RATE[pattern_type]),
+        "click_overlay": _choice(rng, "click_overlay"),
+    }
+    if pattern_type == "review_extraction":
+        values["items_per_page"] = _choice(rng, "review_items_per_page")
+    elif pattern_type in LISTING_TYPES:
+        values["items_per_page"] = _choice(rng, "items_per_page")
+    else:
+        values["items_per_page"] = 1
+    target_pages = _choice(rng, "listing_target_pages")
+    target_records = _choice(rng, "record_target_items")
+    extra_pages = _choice(rng, "extra_pages")
+    ttfb = TTFB_MEDIAN_MS * math.exp(TTFB_LOG_SD * float(rng.standard_normal()))
+    values["ttfb_ms"] = int(min(max(round(ttfb / 100.0) * 100, TTFB_RANGE_MS[0]), TTFB_RANGE_MS[1]))
+    values["time_budget_ms"] = _choice(rng, "time_budget_ms")
+    word = DOMAIN_WORDS[int(rng.random() * len(DOMAIN_WORDS))]
+    suffix = DOMAIN_SUFFIXES[int(rng.random() * len(DOMAIN_SUFFIXES))]
+    values["domain"] = f"{word}-{int(rng.random() * 1000)}.{suffix}"
+    if overrides:
+        values.update(overrides)
+    return _finish(values, target_pages, target_records, extra_pages)
+
+
+def _finish(
+    values: dict[str, Any], target_pages: int, target_records: int, extra_pages: int
+) -> SiteProfile:
+    """Derive the job's page count and item target from the drawn attributes."""
+    single_page = values["pagination"] == 0
+    per_page = values["items_per_page"]
+    if "total_pages" not in values:
+        if single_page:
+            values["total_pages"] = 1
+        elif per_page > 1:
+            values["total_pages"] = target_pages + extra_pages
+        else:
+            values["total_pages"] = target_records + extra_pages
+    if "target_items" not in values:
+        if per_page > 1:
+            pages = 1 if single_page else target_pages
+            values["target_items"] = math.ceil(TARGET_ITEM_SHARE * pages * per_page)
+        else:
+            values["target_items"] = 1 if single_page else target_records
+    values["regular_markup"] = bool(values["regular_markup"])
+    values["json_ld"] = bool(values["json_ld"])
+    values["click_overlay"] = bool(values["click_overlay"])
+    return SiteProfile(**values)

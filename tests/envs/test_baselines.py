@@ -1,0 +1,98 @@
+"""Baselines: valid actions, ordering random < heuristic <= oracle, oracle exactness."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rlm_gym.envs import BEST_FIXED_STRATEGY, FIXED_STRATEGIES, CrawlEnv, Oracle
+from rlm_gym.envs import dynamics as dyn
+
+SEEDS = range(200)
+
+
+def mean_score(env: CrawlEnv, policy, seeds=SEEDS) -> float:
+    scores = []
+    for seed in seeds:
+        env.reset(seed=seed)
+        while True:
+            _, reward, terminated, truncated, _ = env.step(policy(env))
+            if terminated or truncated:
+                scores.append(reward)
+                break
+    return float(np.mean(scores))
+
+
+@pytest.fixture(scope="module")
+def scores() -> dict[str, float]:
+    env = CrawlEnv()
+    return {
+        "random": mean_score(env, lambda e: e.random_action()),
+        "heuristic": mean_score(env, lambda e: e.heuristic_action()),
+        "oracle": mean_score(env, lambda e: e.oracle_action()),
+    }
+
+
+def test_baseline_ordering_random_heuristic_oracle(scores):
+    assert scores["random"] < scores["heuristic"] <= scores["oracle"]
+
+
+def test_baselines_return_valid_actions():
+    env = CrawlEnv()
+    policies = [
+        lambda e: e.random_action(),
+        lambda e: e.heuristic_action(),
+        lambda e: e.oracle_action(),
+        lambda e: e.fixed_strategy_action(BEST_FIXED_STRATEGY),
+    ]
+    for seed in range(40):
+        policy = policies[seed % len(policies)]
+        env.reset(seed=seed)
+        while True:
+            action = policy(env)
+            assert env.action_masks()[action]
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+
+
+def test_fixed_strategies_are_all_triples():
+    assert len(FIXED_STRATEGIES) == 18 and BEST_FIXED_STRATEGY in FIXED_STRATEGIES
+
+
+def test_fixed_strategy_rejects_unknown_triples():
+    env = CrawlEnv()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="`strategy`"):
+        env.fixed_strategy_action(("fetch_http", "extract_css", "stop"))
+
+
+def test_oracle_value_matches_its_mean_score():
+    env = CrawlEnv(pattern_types=["product_list"])
+    oracle = Oracle(max_sites=4)
+    seeds = range(60)
+    expected = []
+    for seed in seeds:
+        env.reset(seed=seed)
+        expected.append(oracle.value(env.model, env.state))
+    played = mean_score(env, lambda e: e.oracle_action(), seeds)
+    assert abs(played - float(np.mean(expected))) < 0.05
+
+
+def test_oracle_is_at_least_every_fixed_strategy_in_expectation():
+    env = CrawlEnv()
+    oracle = Oracle()
+    for seed in range(30):
+        env.reset(seed=seed)
+        values = oracle.strategy_values(env.model, env.state)
+        assert max(values.values()) == oracle.value(env.model, env.state)
+        assert all(0.0 <= value <= 1.0 for value in values.values())
+
+
+def test_oracle_stops_when_no_progress_is_possible():
+    # A WAF that blocks plain HTTP and fingerprints headless browsers, on a client-only site.
+    env = CrawlEnv(rendering="client_only", protection="waf_headless")
+    env.reset(seed=0)
+    values = Oracle().strategy_values(env.model, env.state)
+    assert max(values.values()) >= 0.15
+    assert dyn.ACTIONS[env.oracle_action()] in ("stop", "fetch_http", "fetch_headless")

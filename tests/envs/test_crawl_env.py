@@ -1,0 +1,181 @@
+"""CrawlEnv: Gymnasium / SB3 conformance, determinism, phases, final crawl result."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+import rlm_gym.envs
+from rlm_gym.crawl import crawl_reward
+from rlm_gym.envs import DEFAULT_MAX_STEPS, CrawlEnv
+from rlm_gym.envs import dynamics as dyn
+from rlm_gym.policies import ActionResult
+
+STEP_TYPES = {"fetch", "extract", "paginate", "wait"}
+
+
+def run_episode(env: CrawlEnv, seed: int, policy) -> list[tuple]:
+    obs, info = env.reset(seed=seed)
+    trajectory = [(obs.tolist(), info)]
+    while True:
+        action = policy(env)
+        obs, reward, terminated, truncated, info = env.step(action)
+        trajectory.append((action, obs.tolist(), reward, terminated, truncated, info))
+        if terminated or truncated:
+            return trajectory
+
+
+def test_gymnasium_check_env_passes():
+    check_env(gym.make("rlm_gym/Crawl-v0", render_mode="ansi").unwrapped, skip_render_check=True)
+
+
+def test_sb3_check_env_passes():
+    sb3_check_env(CrawlEnv(), warn=True)
+
+
+def test_make_sets_max_episode_steps_equal_to_env_budget():
+    env = gym.make("rlm_gym/Crawl-v0")
+    assert env.spec.max_episode_steps == DEFAULT_MAX_STEPS == env.unwrapped.max_steps
+
+
+def test_reimport_does_not_reregister():
+    rlm_gym.envs.register_envs()
+    assert "rlm_gym/Crawl-v0" in gym.registry
+
+
+def test_same_seed_gives_same_trajectory_and_infos():
+    first = run_episode(CrawlEnv(), 11, lambda env: env.random_action())
+    second = run_episode(CrawlEnv(), 11, lambda env: env.random_action())
+    assert first == second
+
+
+def test_every_action_in_every_phase_is_handled():
+    env = CrawlEnv()
+    for seed in range(60):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = env.action_masks()
+            for action in range(env.action_space.n):
+                outcomes = dyn.transitions(env.model, env.state, action)
+                assert abs(sum(p for p, _, _ in outcomes) - 1.0) < 1e-9
+                if not mask[action]:
+                    _, next_state, event = outcomes[0]
+                    assert len(outcomes) == 1 and not event[1]
+                    assert event[2] == dyn.E_INVALID and event[3] > 0
+                    ends = next_state[dyn.S_PHASE] == dyn.DONE
+                    assert not ends or next_state[dyn.S_END] != dyn.STOPPED
+            _, _, terminated, truncated, _ = env.step(env.random_action())
+            done = terminated or truncated
+
+
+def test_invalid_action_is_a_failed_step_with_error_text():
+    env = CrawlEnv()
+    env.reset(seed=0)
+    _, reward, terminated, truncated, info = env.step(CrawlEnv.ACTIONS.index("extract_css"))
+    result = info["action_result"]
+    assert not terminated and not truncated and reward == 0.0
+    assert not result.success and result.duration_ms > 0
+    assert result.error == "Invalid action 'extract_css' in phase 'fetch'"
+    assert env.action_masks()[0]
+
+
+def test_invalid_actions_only_end_the_episode_at_the_step_budget():
+    env = CrawlEnv(max_steps=5, time_budget_ms=1_000_000)
+    env.reset(seed=1)
+    for _ in range(4):
+        assert env.step(CrawlEnv.ACTIONS.index("infinite_scroll"))[2:4] == (False, False)
+    _, _, terminated, truncated, info = env.step(CrawlEnv.ACTIONS.index("infinite_scroll"))
+    assert truncated and not terminated
+    assert info["action"]["action"] == "final"
+
+
+def test_action_masks_match_the_valid_actions_of_the_phase():
+    env = CrawlEnv()
+    for seed in range(30):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = env.action_masks()
+            assert mask.tolist() == [a in dyn.valid_actions(env.state) for a in range(10)]
+            _, _, terminated, truncated, _ = env.step(env.random_action())
+            done = terminated or truncated
+
+
+def test_step_infos_carry_action_results():
+    env = CrawlEnv()
+    for seed in range(20):
+        for entry in run_episode(env, seed, lambda e: e.heuristic_action())[1:-1]:
+            info = entry[-1]
+            result = info["action_result"]
+            assert isinstance(result, ActionResult)
+            assert result.action_type in STEP_TYPES
+            assert set(info["action"]) == {"action", "code"}
+            assert info["action"]["action"] in CrawlEnv.ACTIONS
+            assert entry[2] == 0.0
+            assert (result.error is None) == result.success
+
+
+def test_final_step_carries_a_scored_crawl_result():
+    env = CrawlEnv()
+    policies = [lambda e: e.random_action(), lambda e: e.heuristic_action()]
+    for seed in range(80):
+        last = run_episode(env, seed, policies[seed % 2])[-1]
+        _, _, reward, _, _, info = last
+        result = info["action_result"]
+        assert result.action_type == "final"
+        assert info["action"]["action"] == "final"
+        assert info["action"]["name"] in CrawlEnv.ACTIONS
+        crawl = result.metadata["crawl_result"]
+        assert result.success == crawl["success"]
+        assert reward == crawl_reward(crawl).value
+        assert crawl["extraction_schema"]["required"]
+        assert crawl["pattern_type"] == env.profile.pattern_type
+
+
+def test_ansi_render_is_one_line():
+    env = CrawlEnv(render_mode="ansi")
+    env.reset(seed=2)
+    env.step(0)
+    line = env.render()
+    assert isinstance(line, str) and "\n" not in line and "fetch_http" in line
+
+
+def test_profile_overrides_fix_the_site():
+    env = CrawlEnv(pattern_types=["article_extraction"], rendering="client_only", protection=0)
+    for seed in range(5):
+        env.reset(seed=seed)
+        assert env.profile.pattern_type == "article_extraction"
+        assert env.profile.rendering == 2 and env.profile.protection == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"pattern_types": ["product_lst"]}, "Did you mean 'product_list'"),
+        ({"renderng": "static"}, "Did you mean 'rendering'"),
+        ({"rendering": "ssr"}, "Unknown rendering 'ssr'"),
+        ({"max_steps": 0}, "`max_steps`"),
+    ],
+)
+def test_bad_arguments_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        CrawlEnv(**kwargs)
+
+
+def test_out_of_range_action_raises():
+    env = CrawlEnv()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="`action`"):
+        env.step(10)
+
+
+def test_observations_stay_in_the_space():
+    env = CrawlEnv()
+    for seed in range(40):
+        for entry in run_episode(env, seed, lambda e: e.random_action()):
+            obs = np.asarray(entry[0] if len(entry) == 2 else entry[1], dtype=np.float32)
+            assert env.observation_space.contains(obs)
