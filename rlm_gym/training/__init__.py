@@ -1,0 +1,61 @@
+"""Training and ablation with stable-baselines3 (the ``train`` extra) and Ray Tune (``ray``).
+
+Names are imported lazily, so ``import rlm_gym.training`` (and its CLI module) works with only
+the core installed; using a name that needs torch / SB3 then raises an error naming the extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__all__ = [
+    "ABLATION_BACKENDS",
+    "BASELINES",
+    "DEFAULT_HYPERPARAMS",
+    "EvalResult",
+    "RewardComponentsCallback",
+    "TrainResult",
+    "ablate",
+    "ablation_variants",
+    "comparison_table",
+    "evaluate",
+    "evaluate_baselines",
+    "format_table",
+    "load_model",
+    "plot_ablation",
+    "plot_curves",
+    "run_demo",
+    "train",
+]
+
+_HOME = {
+    "ABLATION_BACKENDS": "ablation",
+    "ablate": "ablation",
+    "ablation_variants": "ablation",
+    "BASELINES": "evaluation",
+    "EvalResult": "evaluation",
+    "comparison_table": "evaluation",
+    "evaluate": "evaluation",
+    "evaluate_baselines": "evaluation",
+    "format_table": "evaluation",
+    "RewardComponentsCallback": "callbacks",
+    "DEFAULT_HYPERPARAMS": "trainer",
+    "TrainResult": "trainer",
+    "load_model": "trainer",
+    "train": "trainer",
+    "plot_ablation": "plots",
+    "plot_curves": "plots",
+    "run_demo": "demo",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'rlm_gym.training' has no attribute '{name}'")
+    module = importlib.import_module(f"rlm_gym.training.{_HOME[name]}")
+    return getattr(module, name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,102 @@
+"""``RewardComponentsCallback``: log every reward component and the true score to SB3's logger."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record
+
+__all__ = ["RewardComponentsCallback"]
+
+
+class RewardComponentsCallback(BaseCallback):
+    """Log a ``RewardPolicyWrapper``'s components and each finished episode's crawl details.
+
+    Every step, for every env, each ``info["reward_components"]`` entry goes to
+    ``logger.record_mean("reward/<name>", value)``, so the dumped ``reward/<name>`` is the mean
+    of the component over the steps since the last dump (one rollout with PPO's default
+    ``log_interval=1``). At the end of an episode the callback records:
+
+    * ``episode_reward/<name>``: the episode's per-component sums
+      (``info["episode_reward_components"]``);
+    * ``episode/true_score``: the sum of ``info["env_reward"]`` over the episode (the env's own,
+      unablated reward: for the crawl env, the full crawl reward);
+    * with a crawl result: ``crawl/<raw score>``, ``crawl/items``, ``crawl/pages``,
+      ``crawl/time_per_page_ms``, ``crawl/tier_<tier>`` (share of episodes per tier) and
+      ``crawl/score_<pattern_type>``.
+
+    The episodes are also kept in ``self.episodes`` (dicts with ``timestep``, ``shaped_return``
+    and the ``episode_record`` fields) for learning curves. Works with ``DummyVecEnv`` and
+    ``SubprocVecEnv``, since it reads only ``self.locals["infos"]``.
+
+    Args:
+        verbose: SB3 verbosity.
+
+    Example - train two rollouts on CartPole and read the logged means:
+        >>> import rlm_gym  # doctest: +SKIP
+        >>> from stable_baselines3 import PPO  # doctest: +SKIP
+        >>> env = rlm_gym.make("CartPole-v1", "lenient")  # doctest: +SKIP
+        >>> callback = RewardComponentsCallback()  # doctest: +SKIP
+        >>> PPO("MlpPolicy", env, n_steps=64).learn(128, callback=callback)  # doctest: +SKIP
+        >>> callback.episodes[0]["true_score"] > 0  # doctest: +SKIP
+        True
+    """
+
+    def __init__(self, verbose: int = 0) -> None:
+        super().__init__(verbose)
+        self.episodes: list[dict[str, Any]] = []
+        self.tier_counts: Counter[str] = Counter()
+        self._true_returns: np.ndarray | None = None
+        self._shaped_returns: np.ndarray | None = None
+        self._lengths: np.ndarray | None = None
+
+    def _on_step(self) -> bool:
+        infos = self.locals["infos"]
+        rewards = self.locals.get("rewards")
+        dones = self.locals.get("dones")
+        if self._true_returns is None or len(self._true_returns) != len(infos):
+            self._reset_returns(len(infos))
+        record_mean = self.logger.record_mean
+        for index, info in enumerate(infos):
+            for name, value in info.get("reward_components", {}).items():
+                record_mean(f"reward/{name}", value)
+            self._true_returns[index] += info.get("env_reward", 0.0)
+            if rewards is not None:
+                self._shaped_returns[index] += float(rewards[index])
+            self._lengths[index] += 1
+            done = bool(dones[index]) if dones is not None else "episode_reward" in info
+            if done:
+                self._on_episode_end(index, info)
+        return True
+
+    def _reset_returns(self, n_envs: int) -> None:
+        self._true_returns = np.zeros(n_envs)
+        self._shaped_returns = np.zeros(n_envs)
+        self._lengths = np.zeros(n_envs, dtype=np.int64)
+
+    def _on_episode_end(self, index: int, info: dict[str, Any]) -> None:
+        record_mean = self.logger.record_mean
+        for name, value in info.get("episode_reward_components", {}).items():
+            record_mean(f"episode_reward/{name}", value)
+        record = episode_record(info, self._true_returns[index], self._lengths[index])
+        record["true_score"] = record["score"]
+        record["shaped_return"] = float(self._shaped_returns[index])
+        record["timestep"] = int(self.num_timesteps)
+        self.episodes.append(record)
+        record_mean("episode/true_score", record["score"])
+        if "tier" in record:
+            for name in RAW_SCORES:
+                record_mean(f"crawl/{name}", record[name])
+            for name in ("items", "pages", "time_per_page_ms"):
+                record_mean(f"crawl/{name}", record[name])
+            self.tier_counts[record["tier"]] += 1
+            for tier in TIERS:
+                record_mean(f"crawl/tier_{tier}", float(record["tier"] == tier))
+            record_mean(f"crawl/score_{record['pattern_type']}", record["score"])
+        self._true_returns[index] = 0.0
+        self._shaped_returns[index] = 0.0
+        self._lengths[index] = 0

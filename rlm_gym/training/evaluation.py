@@ -1,0 +1,289 @@
+"""``evaluate``: the true crawl score of a trained agent or a baseline, and the comparison table.
+
+Every agent plays the same seeded episodes (episode ``i`` is ``env.reset(seed=seed + i)``) on the
+bare env, so the score is the env's own reward: for ``rlm_gym/Crawl-v0`` the full, unablated
+crawl reward of the final result, whatever reward policy or ablation the agent was trained on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record
+from rlm_gym.training.stats import mean_ci95
+
+__all__ = [
+    "BASELINES",
+    "EvalResult",
+    "baseline_actor",
+    "comparison_table",
+    "evaluate",
+    "evaluate_baselines",
+    "format_table",
+    "model_actor",
+    "table_cells",
+]
+
+BASELINES: tuple[str, ...] = ("random", "heuristic", "best_fixed", "oracle")
+SUMMARY_KEYS: tuple[str, ...] = (*RAW_SCORES, "items", "pages", "time_per_page_ms", "length")
+
+Actor = Callable[[gym.Env, Any], int]
+
+
+@dataclass
+class EvalResult:
+    """Per-episode records of one agent and their summary.
+
+    Attributes:
+        label: The agent's name in tables.
+        episodes: One ``episode_record`` per episode (``score``, raw scores, items, …).
+    """
+
+    label: str
+    episodes: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def scores(self) -> list[float]:
+        """The true score of every episode, in order."""
+        return [record["score"] for record in self.episodes]
+
+    def summary(self) -> dict[str, Any]:
+        """Mean score with its 95 % CI, mean raw scores and crawl numbers, tier shares.
+
+        Example:
+            >>> EvalResult("a", [{"score": 0.5}, {"score": 1.0}]).summary()["score"]
+            0.75
+        """
+        score, half_width = mean_ci95(self.scores)
+        summary: dict[str, Any] = {
+            "label": self.label,
+            "episodes": len(self.episodes),
+            "score": score,
+            "score_ci95": half_width,
+        }
+        for key in SUMMARY_KEYS:
+            values = [record[key] for record in self.episodes if key in record]
+            if values:
+                summary[key] = float(np.mean(values))
+        tiers = [record["tier"] for record in self.episodes if "tier" in record]
+        if tiers:
+            for tier in TIERS:
+                summary[f"tier_{tier}"] = tiers.count(tier) / len(tiers)
+        return summary
+
+
+def baseline_actor(name: str) -> Actor:
+    """The actor of a named baseline of the crawl env (``BASELINES``).
+
+    ``best_fixed`` plays ``rlm_gym.envs.BEST_FIXED_STRATEGY`` with ``fixed_strategy_action``.
+
+    Raises:
+        ValueError: Unknown baseline (with a suggestion).
+    """
+    if name not in BASELINES:
+        from rlm_gym._validation import unknown_name_error
+
+        raise unknown_name_error("baseline", name, BASELINES)
+    if name == "best_fixed":
+        from rlm_gym.envs import BEST_FIXED_STRATEGY
+
+        return lambda env, obs: env.unwrapped.fixed_strategy_action(BEST_FIXED_STRATEGY)
+    method = f"{name}_action"
+    return lambda env, obs: getattr(env.unwrapped, method)()
+
+
+def model_actor(model: Any, deterministic: bool = True) -> Actor:
+    """An actor playing an SB3 model (with ``action_masks`` for MaskablePPO)."""
+    masked = type(model).__name__ == "MaskablePPO"
+
+    def act(env: gym.Env, obs: Any) -> int:
+        if masked:
+            masks = env.unwrapped.action_masks()
+            action, _ = model.predict(obs, deterministic=deterministic, action_masks=masks)
+        else:
+            action, _ = model.predict(obs, deterministic=deterministic)
+        return int(action)
+
+    return act
+
+
+def _resolve_actor(agent: Any, deterministic: bool) -> tuple[Actor, str]:
+    if isinstance(agent, str) and agent in BASELINES:
+        return baseline_actor(agent), agent
+    if isinstance(agent, (str, Path)):
+        path = Path(agent)
+        if not path.exists():
+            from rlm_gym._validation import unknown_name_error
+
+            raise unknown_name_error("agent (baseline or model path)", str(agent), BASELINES)
+        from rlm_gym.training.trainer import load_model
+
+        return model_actor(load_model(path), deterministic), "trained"
+    if hasattr(agent, "predict"):
+        return model_actor(agent, deterministic), "trained"
+    if callable(agent):
+        return agent, getattr(agent, "__name__", "agent")
+    raise TypeError(
+        "Expected `model_or_baseline` to be an SB3 model, a model path, a baseline name "
+        f"{BASELINES} or a callable (env, obs) -> action, got {type(agent).__name__}"
+    )
+
+
+def evaluate(
+    model_or_baseline: Any,
+    env_id: str = "rlm_gym/Crawl-v0",
+    n_episodes: int = 100,
+    seed: int = 0,
+    *,
+    env_kwargs: Mapping[str, Any] | None = None,
+    deterministic: bool = True,
+    label: str | None = None,
+    max_episode_steps: int = 10_000,
+) -> EvalResult:
+    """Play ``n_episodes`` seeded episodes and record the true score and crawl details.
+
+    Args:
+        model_or_baseline: An SB3 model, a path saved by ``train``, a baseline name
+            (``"random"``, ``"heuristic"``, ``"best_fixed"``, ``"oracle"``) or a callable
+            ``actor(env, obs) -> action``.
+        env_id: The env to play (bare: no reward wrapper).
+        n_episodes: Episodes to play.
+        seed: Episode ``i`` starts with ``reset(seed=seed + i)``.
+        env_kwargs: Passed to ``gym.make``.
+        deterministic: Greedy actions for models.
+        label: Name in tables (default: the baseline name or ``"trained"``).
+        max_episode_steps: Safety cap for envs without a time limit.
+
+    Returns:
+        The ``EvalResult``.
+
+    Example - a callable agent on CartPole:
+        >>> result = evaluate(lambda env, obs: 0, "CartPole-v1", n_episodes=2, seed=0)
+        >>> len(result.episodes), result.summary()["score"] > 0
+        (2, True)
+    """
+    actor, default_label = _resolve_actor(model_or_baseline, deterministic)
+    env = gym.make(env_id, **dict(env_kwargs or {}))
+    result = EvalResult(label or default_label)
+    try:
+        for episode in range(n_episodes):
+            obs, info = env.reset(seed=seed + episode)
+            total, length, done = 0.0, 0, False
+            while not done and length < max_episode_steps:
+                obs, reward, terminated, truncated, info = env.step(actor(env, obs))
+                total += float(reward)
+                length += 1
+                done = terminated or truncated
+            result.episodes.append(episode_record(info, total, length))
+    finally:
+        env.close()
+    return result
+
+
+def evaluate_baselines(
+    env_id: str = "rlm_gym/Crawl-v0",
+    n_episodes: int = 100,
+    seed: int = 0,
+    baselines: Sequence[str] = BASELINES,
+    env_kwargs: Mapping[str, Any] | None = None,
+) -> dict[str, EvalResult]:
+    """``evaluate`` every named baseline on the same seeded episodes."""
+    return {
+        name: evaluate(name, env_id, n_episodes, seed, env_kwargs=env_kwargs) for name in baselines
+    }
+
+
+def comparison_table(
+    results: Mapping[str, EvalResult] | Sequence[EvalResult],
+    low: str = "random",
+    high: str = "oracle",
+) -> list[dict[str, Any]]:
+    """Summaries of several agents with ``normalised`` = (score - low) / (high - low).
+
+    Args:
+        results: EvalResults (or a mapping label -> EvalResult), in table order.
+        low: Label scoring 0 on the normalised scale.
+        high: Label scoring 1.
+
+    Returns:
+        One summary dict per agent (see ``EvalResult.summary``) plus ``normalised``.
+
+    Example:
+        >>> rows = comparison_table([EvalResult("random", [{"score": 0.2}]),
+        ...                          EvalResult("me", [{"score": 0.8}]),
+        ...                          EvalResult("oracle", [{"score": 1.0}])])
+        >>> [round(row["normalised"], 2) for row in rows]
+        [0.0, 0.75, 1.0]
+    """
+    items = list(results.values()) if isinstance(results, Mapping) else list(results)
+    rows = [result.summary() for result in items]
+    by_label = {row["label"]: row["score"] for row in rows}
+    low_score, high_score = by_label.get(low), by_label.get(high)
+    for row in rows:
+        if low_score is None or high_score is None or high_score == low_score:
+            row["normalised"] = float("nan")
+        else:
+            row["normalised"] = (row["score"] - low_score) / (high_score - low_score)
+    return rows
+
+
+_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("agent", "label", "{}"),
+    ("score", "score", "{:.3f}"),
+    ("± 95% CI", "score_ci95", "{:.3f}"),
+    ("normalised", "normalised", "{:.2f}"),
+    ("success", "success", "{:.2f}"),
+    ("has_data", "has_data", "{:.2f}"),
+    ("validation", "validation", "{:.2f}"),
+    ("quantity", "quantity", "{:.2f}"),
+    ("efficiency", "efficiency", "{:.2f}"),
+    ("items", "items", "{:.1f}"),
+    ("pages", "pages", "{:.2f}"),
+    ("s/page", "time_per_page_ms", "{:.1f}"),
+    ("steps", "length", "{:.1f}"),
+    ("tiers E/G/A/P %", "tiers", "{}"),
+)
+
+
+def table_cells(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(header, formatted cell) pairs of one ``comparison_table`` row (missing → blank)."""
+    cells = []
+    for header, key, fmt in _COLUMNS:
+        if key == "tiers":
+            shares = [row.get(f"tier_{tier}") for tier in TIERS]
+            value = "/".join(f"{100 * s:.0f}" for s in shares) if None not in shares else ""
+        elif key == "time_per_page_ms":
+            value = fmt.format(row[key] / 1000.0) if key in row else ""
+        else:
+            value = fmt.format(row[key]) if key in row else ""
+        cells.append((header, value))
+    return cells
+
+
+def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """A Markdown table of ``comparison_table`` rows (columns without any value are dropped).
+
+    Example:
+        >>> print(format_table([{"label": "random", "score": 0.5, "score_ci95": 0.1,
+        ...                      "normalised": 0.0}]))
+        | agent | score | ± 95% CI | normalised |
+        |---|---|---|---|
+        | random | 0.500 | 0.100 | 0.00 |
+    """
+    table = [table_cells(row) for row in rows]
+    if not table:
+        return ""
+    headers = [header for header, _ in table[0]]
+    keep = [i for i in range(len(headers)) if any(cells[i][1] for cells in table)]
+    lines = [
+        "| " + " | ".join(headers[i] for i in keep) + " |",
+        "|" + "---|" * len(keep),
+    ]
+    lines += ["| " + " | ".join(cells[i][1] for i in keep) + " |" for cells in table]
+    return "\n".join(lines)

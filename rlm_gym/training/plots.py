@@ -1,0 +1,143 @@
+"""Plots: training curves of the true score, the ablation bar chart and its learning curves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from rlm_gym.training.ablation import AblationResult
+
+__all__ = ["plot_ablation", "plot_ablation_curves", "plot_curves", "rolling_mean"]
+
+
+def _pyplot():
+    from rlm_gym.training._deps import require
+
+    require("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def rolling_mean(values: Sequence[float], window: int) -> np.ndarray:
+    """Trailing mean over up to ``window`` values (shorter at the start).
+
+    Example:
+        >>> rolling_mean([1.0, 2.0, 3.0, 4.0], 2).tolist()
+        [1.0, 1.5, 2.5, 3.5]
+    """
+    values = np.asarray(values, dtype=float)
+    sums = np.cumsum(np.insert(values, 0, 0.0))
+    index = np.arange(1, len(values) + 1)
+    start = np.maximum(0, index - window)
+    return (sums[index] - sums[start]) / (index - start)
+
+
+def plot_curves(
+    episodes: Sequence[Mapping[str, Any]],
+    path: str | Path,
+    baselines: Mapping[str, float] | None = None,
+    window: int = 200,
+    title: str = "Training on the true crawl score",
+) -> Path:
+    """Plot the rolling mean of training episodes' true score (and shaped return) vs timesteps.
+
+    Args:
+        episodes: ``TrainResult.episodes`` (``timestep``, ``true_score``, ``shaped_return``).
+        path: The PNG to write.
+        baselines: Label -> score drawn as horizontal lines (e.g. random, best fixed, oracle).
+        window: Episodes in the rolling mean.
+        title: The figure title.
+
+    Returns:
+        The path written.
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if episodes:
+        steps = [record["timestep"] for record in episodes]
+        ax.plot(
+            steps,
+            rolling_mean([r["true_score"] for r in episodes], window),
+            label="true crawl score (training episodes)",
+            color="C0",
+        )
+        ax.plot(
+            steps,
+            rolling_mean([r["shaped_return"] for r in episodes], window),
+            label="return the agent learns from",
+            color="C0",
+            alpha=0.4,
+            ls="--",
+        )
+    for i, (label, score) in enumerate((baselines or {}).items()):
+        ax.axhline(score, color=f"C{i + 1}", ls=":", label=f"{label} ({score:.3f})")
+    ax.set_xlabel("timesteps")
+    ax.set_ylabel(f"score (rolling mean of {window} episodes)")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_ablation(result: AblationResult, path: str | Path) -> Path:
+    """Bar chart of each variant's mean true score with its 95 % CI, baselines as lines."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(result.summary)), 4))
+    names = [row["variant"] for row in result.summary]
+    means = [row["score"] for row in result.summary]
+    errors = [row["score_ci95"] for row in result.summary]
+    colors = ["C0" if n == "full" else "C3" if n == "binary" else "C7" for n in names]
+    ax.bar(names, means, yerr=errors, capsize=4, color=colors)
+    for i, (label, score) in enumerate(result.baselines.items()):
+        ax.axhline(score, color=f"C{i + 1}", ls=":", label=f"{label} ({score:.3f})")
+    low = min([*means, *result.baselines.values()]) if means else 0.0
+    ax.set_ylim(max(0.0, low - 0.1), 1.0)
+    ax.set_ylabel("true crawl score (mean ± 95% CI over seeds)")
+    ax.set_title("Ablation: agents trained on each variant, scored by the full crawl reward")
+    ax.tick_params(axis="x", rotation=30)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_ablation_curves(result: AblationResult, path: str | Path) -> Path:
+    """Learning curves (true score of training episodes) per variant, mean over seeds."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    variants = [row["variant"] for row in result.summary]
+    for i, variant in enumerate(variants):
+        curves = [curve for (name, _), curve in result.curves.items() if name == variant]
+        if not curves:
+            continue
+        by_step: dict[int, list[float]] = {}
+        for curve in curves:
+            for step, score in curve:
+                by_step.setdefault(int(step), []).append(score)
+        steps = sorted(by_step)
+        ax.plot(steps, [np.mean(by_step[s]) for s in steps], label=variant, color=f"C{i}")
+    ax.set_xlabel("timesteps")
+    ax.set_ylabel("true crawl score of training episodes")
+    ax.set_title("Learning curves (mean over seeds)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
