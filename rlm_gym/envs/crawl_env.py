@@ -72,6 +72,7 @@ CSS_SELECTORS: dict[str, str] = {
 _NAMED_ATTRIBUTES = {"rendering": RENDERINGS, "pagination": PAGINATIONS, "protection": PROTECTIONS}
 _END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
 _PROGRESS = slice(PROGRESS_START, OBSERVATION_SIZE)
+_BLOCK_ERRORS = frozenset({dyn.E_403, dyn.E_429, dyn.E_BANNED})
 
 
 class CrawlEnv(gym.Env):
@@ -149,13 +150,17 @@ class CrawlEnv(gym.Env):
         self._obs[_PROGRESS] = 0.0
         self._obs[INDEX["phase_fetch"]] = 1.0
         self._uniforms = rng.random(64).tolist()
-        self._next_uniform = 0
-        self._item_offset = int(rng.integers(POOL_SIZE))
+        self._item_offset = int(self._uniforms[0] * POOL_SIZE)
+        self._next_uniform = 1
         self._errors: list[str] = []
         self._requests = 0
         self._used = [0] * len(self.ACTIONS)
         self._last_failed = False
         self._last_error = dyn.E_NONE
+        self._items_vs_target = 0.0
+        self._item_quality = 0.0
+        self._text_ratio = 0.0
+        self._shell_ratio = text_ratio(profile, 0.0)
         self._status = f"reset | {profile.pattern_type} on {profile.domain}"
         self._codes = _action_codes(profile)
         return self._obs.copy(), {"phase": "fetch"}
@@ -187,7 +192,7 @@ class CrawlEnv(gym.Env):
         error = self._error_text(error_code, name, state[dyn.S_PHASE]) if error_code else None
         if error is not None:
             self._errors.append(error)
-        if kind == dyn.K_FETCH or (kind == dyn.K_PAGINATE and action != dyn.URL_NAVIGATION):
+        if kind == dyn.K_FETCH or action in (dyn.JAVASCRIPT_CLICK, dyn.INFINITE_SCROLL):
             self._requests += 1
         elif action == dyn.BACKOFF:
             self._requests = 0
@@ -317,32 +322,35 @@ class CrawlEnv(gym.Env):
         return dyn.ERRORS[code]
 
     def _update_observation(self, action: int, event: tuple) -> None:
-        obs = self._obs
         state = self.state
-        model = self.model
         profile = self.profile
         kind, success, error_code, duration, _, _ = event
+        if success:
+            if kind == dyn.K_EXTRACT:
+                items, valid = dyn.item_counts(self.model, state)
+                self._items_vs_target = min(2.0, valid / profile.target_items)
+                self._item_quality = valid / items
+            elif kind == dyn.K_FETCH:
+                self._text_ratio = self._shell_ratio if action == dyn.FETCH_HTTP else 0.3
         phase = state[dyn.S_PHASE]
-        obs[INDEX["phase_fetch"]] = phase == dyn.FETCH
-        obs[INDEX["phase_extract"]] = phase == dyn.EXTRACT
-        obs[INDEX["phase_paginate"]] = phase == dyn.PAGINATE
         pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
-        obs[INDEX["pages_collected"]] = min(3.0, pages / 10.0)
-        if kind == dyn.K_EXTRACT and success:
-            items, valid = dyn.item_counts(model, state)
-            obs[INDEX["items_vs_target"]] = min(2.0, valid / profile.target_items)
-            obs[INDEX["item_quality"]] = valid / items
-        obs[INDEX["errors"]] = min(1.0, len(self._errors) / 5.0)
-        obs[INDEX["elapsed"]] = min(2.0, state[dyn.S_TIME] / profile.time_budget_ms)
-        obs[INDEX["last_latency"]] = min(4.0, duration / 10_000.0)
-        obs[INDEX["politeness"]] = min(1.0, self._requests / 3.0)
-        obs[INDEX["browser_live"]] = state[dyn.S_FETCHED] == dyn.BY_HEADLESS
-        obs[INDEX["last_failed"]] = not success
-        obs[INDEX["last_blocked"]] = error_code in (dyn.E_403, dyn.E_429, dyn.E_BANNED)
-        if kind == dyn.K_FETCH and success:
-            ratio = text_ratio(profile, 0.0) if action == dyn.FETCH_HTTP else 0.3
-            obs[INDEX["last_text_ratio"]] = ratio
-        obs[INDEX["steps"]] = state[dyn.S_STEPS] / self.max_steps
+        self._obs[_PROGRESS] = (
+            phase == dyn.FETCH,
+            phase == dyn.EXTRACT,
+            phase == dyn.PAGINATE,
+            min(3.0, pages / 10.0),
+            self._items_vs_target,
+            self._item_quality,
+            min(1.0, len(self._errors) / 5.0),
+            min(2.0, state[dyn.S_TIME] / profile.time_budget_ms),
+            min(4.0, duration / 10_000.0),
+            min(1.0, self._requests / 3.0),
+            state[dyn.S_FETCHED] == dyn.BY_HEADLESS,
+            not success,
+            error_code in _BLOCK_ERRORS,
+            self._text_ratio,
+            state[dyn.S_STEPS] / self.max_steps,
+        )
 
     def _output(self, action: int, event: tuple) -> str:
         kind, success, _, duration, _, items = event

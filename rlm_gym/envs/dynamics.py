@@ -134,8 +134,8 @@ COSTS: dict[str, float] = {
     "timeout_rate": 0.017,  # Common Crawl: 1.7 % timeouts / connection errors
     "css_ms": 100,
     "heuristic_ms": 300,
-    "llm_base_ms": 1500,
-    "llm_per_item_ms": 120,
+    "llm_base_ms": 3000,  # LLM extraction: seconds per page, growing with the list
+    "llm_per_item_ms": 150,
     "llm_base_tokens": 1200,
     "llm_tokens_per_page_item": 90,
     "llm_tokens_per_item": 40,
@@ -174,10 +174,10 @@ EXTRACTION_QUALITY: dict[str, dict[tuple[bool, bool], tuple[float, float]]] = {
         (False, False): (0.9, 0.45),
     },
     "llm": {
-        (True, True): (1.0, 0.12),
-        (True, False): (1.0, 0.12),
-        (False, True): (1.0, 0.12),
-        (False, False): (1.0, 0.12),
+        (True, True): (1.0, 0.15),
+        (True, False): (1.0, 0.15),
+        (False, True): (1.0, 0.15),
+        (False, False): (1.0, 0.15),
     },
 }
 DEFECT_KIND: dict[str, str] = {"css": "missing", "heuristic": "placeholder", "llm": "malformed"}
@@ -363,10 +363,15 @@ def _fail(model: SiteModel, state: tuple[int, ...], kind: int, error: int, durat
 def _browser_paginate(model: SiteModel, state: tuple[int, ...], wait_ms: float) -> list:
     """A JS click or scroll in the live browser: 1-3 s waiting for the next items.
 
-    The XHRs of a live session do not count towards rate limits (page loads do).
+    Loading the next items is a request too: a rate-limited site refuses it (429) when it
+    follows another request without a backoff.
     """
+    if model.rate_limited and state[S_PRESSURE]:
+        changes = {S_429: state[S_429] + 1}
+        next_state, event = _refusal(model, state, changes, E_429, int(COSTS["rate_limited_ms"]))
+        return [(1.0, next_state, (K_PAGINATE, *event[1:]))]
     outcomes = []
-    changes = {S_PHASE: EXTRACT}
+    changes = {S_PHASE: EXTRACT, S_PRESSURE: 1 if model.rate_limited else 0}
     for weight, factor in JITTER:
         duration = _grid(wait_ms * factor)
         event = (K_PAGINATE, True, E_NONE, duration, 0, 0)
@@ -381,7 +386,7 @@ def _paginate(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     if pages >= model.profile.total_pages:
         return _fail(model, state, K_PAGINATE, E_LAST_PAGE, navigate_ms)
     if action == URL_NAVIGATION:
-        if pagination in (1, 2):
+        if pagination in (1, 2) or (pagination in (3, 4) and model.profile.url_replayable):
             changes = {S_PHASE: FETCH, S_FETCHED: NOT_FETCHED}
             event = (K_PAGINATE, True, E_NONE, navigate_ms, 0, 0)
             return [(1.0, _advance(model, state, changes, navigate_ms, False), event)]

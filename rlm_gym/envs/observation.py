@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
@@ -83,6 +84,12 @@ PROBE_SIGNALS: dict[str, tuple[str, tuple[float, ...]]] = {
 TEXT_RATIO: tuple[tuple[float, float], ...] = ((0.30, 0.06), (0.18, 0.05), (0.03, 0.02))
 DOM_REGULARITY: dict[bool, tuple[float, float]] = {True: (0.8, 0.12), False: (0.45, 0.15)}
 JSON_LD_DETECTION: dict[bool, float] = {True: 0.9, False: 0.05}
+_NORMAL = NormalDist()
+# PROBE_SIGNALS as (observation index, SiteProfile field index, rates) rows.
+_PROBE_TABLE = tuple(
+    (INDEX[name], SiteProfile._fields.index(attribute), rates)
+    for name, (attribute, rates) in PROBE_SIGNALS.items()
+)
 # Signals that need the page's content: a blocked probe, or a shell, hides them.
 _CONTENT_SIGNALS = (
     "probe_framework",
@@ -99,34 +106,29 @@ def text_ratio(profile: SiteProfile, normal: float) -> float:
     return min(1.0, max(0.0, mean + sd * normal))
 
 
-def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> np.ndarray:
+def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> list[float]:
     """The static part of the observation (pattern one-hot, probe signals, job budget)."""
-    obs = np.zeros(PROGRESS_START, dtype=np.float32)
+    obs = [0.0] * PROGRESS_START
     obs[PATTERN_TYPES.index(profile.pattern_type)] = 1.0
-    uniforms = rng.random(len(PROBE_SIGNALS) + 3).tolist()
-    normals = rng.standard_normal(4).tolist()
-    attributes = {
-        "rendering": profile.rendering,
-        "protection": profile.protection,
-        "pagination": profile.pagination,
-    }
-    for u, (name, (attribute, rates)) in zip(uniforms, PROBE_SIGNALS.items(), strict=False):
-        obs[INDEX[name]] = 1.0 if u < rates[attributes[attribute]] else 0.0
+    # One generator call; normals by inverse CDF (clipped to +-3.1 sd).
+    u = rng.random(len(PROBE_SIGNALS) + 7).tolist()
+    normals = [_NORMAL.inv_cdf(0.001 + 0.998 * x) for x in u[-4:]]
+    for draw, (index, attribute, rates) in zip(u, _PROBE_TABLE, strict=False):
+        obs[index] = 1.0 if draw < rates[profile[attribute]] else 0.0
     blocked = obs[INDEX["probe_status_403"]] == 1.0 or obs[INDEX["probe_status_429"]] == 1.0
     if blocked:
         for name in (*_CONTENT_SIGNALS, "dom_regularity", "json_ld", "items_per_page_estimate"):
             obs[INDEX[name]] = 0.0
         obs[INDEX["probe_text_ratio"]] = 0.1
     else:
-        if profile.rendering == 2:
-            # The plain-HTTP probe sees a shell: DOM-based signals are mostly missing.
+        if profile.rendering == 2 and u[-7] < 0.5:
+            # The plain-HTTP probe sees a shell: DOM-based hints are often missing.
             for name in _CONTENT_SIGNALS[1:]:
-                if uniforms[-3] < 0.5:
-                    obs[INDEX[name]] = 0.0
+                obs[INDEX[name]] = 0.0
         obs[INDEX["probe_text_ratio"]] = text_ratio(profile, normals[0])
         mean, sd = DOM_REGULARITY[profile.regular_markup]
         obs[INDEX["dom_regularity"]] = min(1.0, max(0.0, mean + sd * normals[1]))
-        obs[INDEX["json_ld"]] = 1.0 if uniforms[-2] < JSON_LD_DETECTION[profile.json_ld] else 0.0
+        obs[INDEX["json_ld"]] = 1.0 if u[-6] < JSON_LD_DETECTION[profile.json_ld] else 0.0
         estimate = profile.items_per_page * math.exp(0.25 * normals[2]) / 48.0
         obs[INDEX["items_per_page_estimate"]] = min(2.0, estimate)
     latency = profile.ttfb_ms * math.exp(0.4 * normals[3]) / 5000.0

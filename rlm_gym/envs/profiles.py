@@ -16,7 +16,10 @@ Example:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
+from statistics import NormalDist
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -68,15 +71,16 @@ PROTECTIONS: tuple[str, ...] = ("none", "rate_limit", "waf_http", "waf_headless"
 DISTRIBUTIONS: dict[str, tuple[tuple[Any, ...], tuple[float, ...]]] = {
     "rendering": ((0, 1, 2), (0.45, 0.30, 0.25)),
     "pagination": ((0, 1, 2, 3, 4), (0.15, 0.30, 0.10, 0.22, 0.23)),
-    "protection": ((0, 1, 2, 3), (0.45, 0.20, 0.20, 0.15)),
+    "protection": ((0, 1, 2, 3), (0.45, 0.20, 0.15, 0.20)),
     "regular_markup": ((True, False), (0.55, 0.45)),
     "click_overlay": ((True, False), (0.3, 0.7)),
+    "url_replayable": ((True, False), (0.5, 0.5)),
     "items_per_page": ((12, 24, 48), (0.35, 0.40, 0.25)),
     "review_items_per_page": ((10, 20), (0.5, 0.5)),
     "listing_target_pages": ((2, 3), (0.6, 0.4)),
     "record_target_items": ((3, 5), (0.5, 0.5)),
     "extra_pages": ((1, 3, 6), (0.3, 0.4, 0.3)),
-    "time_budget_ms": ((60_000, 120_000), (0.5, 0.5)),
+    "time_budget_ms": ((45_000, 90_000), (0.5, 0.5)),
 }
 
 # Probability that the site publishes JSON-LD structured data, by pattern type.
@@ -97,6 +101,9 @@ TTFB_RANGE_MS = (100, 6000)
 # The job asks for this share of (target pages x items per page) valid items.
 TARGET_ITEM_SHARE = 0.8
 
+_DRAWS = 17
+_STANDARD_NORMAL = NormalDist()
+
 DOMAIN_WORDS: tuple[str, ...] = (
     "acme", "nimbus", "harbor", "quill", "orbit", "maple", "vertex", "lumen",
     "cobalt", "ember", "tandem", "juniper", "atlas", "pioneer", "sable", "willow",
@@ -116,6 +123,8 @@ class SiteProfile(NamedTuple):
         json_ld: Whether the pages carry JSON-LD structured data.
         click_overlay: Whether an overlay (cookie banner, modal) intercepts JavaScript clicks on
             link pagination (numbered or next links); load-more buttons are not covered.
+        url_replayable: Whether load-more / infinite-scroll pagination is backed by a plain
+            URL (an href or a replayable XHR endpoint) that URL navigation can drive.
         items_per_page: Items shown per page (1 on record types).
         total_pages: Pages the site has (1 for single-page sites).
         target_items: Valid items the job asks for (crawl success needs them).
@@ -131,6 +140,7 @@ class SiteProfile(NamedTuple):
     regular_markup: bool
     json_ld: bool
     click_overlay: bool
+    url_replayable: bool
     items_per_page: int
     total_pages: int
     target_items: int
@@ -139,15 +149,16 @@ class SiteProfile(NamedTuple):
     domain: str
 
 
-def _choice(rng: np.random.Generator, name: str) -> Any:
-    values, probabilities = DISTRIBUTIONS[name]
-    u = rng.random()
-    cumulative = 0.0
-    for value, probability in zip(values, probabilities, strict=True):
-        cumulative += probability
-        if u < cumulative:
-            return value
-    return values[-1]
+def _cumulative(probabilities: tuple[float, ...]) -> tuple[float, ...]:
+    return tuple(itertools.accumulate(probabilities))[:-1]
+
+
+_CUMULATIVE = {name: (values, _cumulative(p)) for name, (values, p) in DISTRIBUTIONS.items()}
+
+
+def _choice(u: float, name: str) -> Any:
+    values, cumulative = _CUMULATIVE[name]
+    return values[bisect.bisect_right(cumulative, u)]
 
 
 def sample_profile(
@@ -171,32 +182,35 @@ def sample_profile(
         >>> sample_profile(rng, ("contact_info",), {"pagination": 0}).total_pages
         1
     """
+    # One generator call per profile (reset must stay cheap); the normal is an inverse-CDF draw.
+    u = rng.random(_DRAWS).tolist()
     types = pattern_types or PATTERN_TYPES
-    pattern_type = types[int(rng.random() * len(types))]
+    pattern_type = types[int(u[0] * len(types))]
     values: dict[str, Any] = {
         "pattern_type": pattern_type,
-        "rendering": _choice(rng, "rendering"),
-        "pagination": _choice(rng, "pagination"),
-        "protection": _choice(rng, "protection"),
-        "regular_markup": _choice(rng, "regular_markup"),
-        "json_ld": bool(rng.random() < JSON_LD_RATE[pattern_type]),
-        "click_overlay": _choice(rng, "click_overlay"),
+        "rendering": _choice(u[1], "rendering"),
+        "pagination": _choice(u[2], "pagination"),
+        "protection": _choice(u[3], "protection"),
+        "regular_markup": _choice(u[4], "regular_markup"),
+        "json_ld": u[5] < JSON_LD_RATE[pattern_type],
+        "click_overlay": _choice(u[6], "click_overlay"),
+        "url_replayable": _choice(u[16], "url_replayable"),
     }
     if pattern_type == "review_extraction":
-        values["items_per_page"] = _choice(rng, "review_items_per_page")
+        values["items_per_page"] = _choice(u[7], "review_items_per_page")
     elif pattern_type in LISTING_TYPES:
-        values["items_per_page"] = _choice(rng, "items_per_page")
+        values["items_per_page"] = _choice(u[7], "items_per_page")
     else:
         values["items_per_page"] = 1
-    target_pages = _choice(rng, "listing_target_pages")
-    target_records = _choice(rng, "record_target_items")
-    extra_pages = _choice(rng, "extra_pages")
-    ttfb = TTFB_MEDIAN_MS * math.exp(TTFB_LOG_SD * float(rng.standard_normal()))
+    target_pages = _choice(u[8], "listing_target_pages")
+    target_records = _choice(u[9], "record_target_items")
+    extra_pages = _choice(u[10], "extra_pages")
+    ttfb = TTFB_MEDIAN_MS * math.exp(TTFB_LOG_SD * _STANDARD_NORMAL.inv_cdf(0.001 + 0.998 * u[11]))
     values["ttfb_ms"] = int(min(max(round(ttfb / 100.0) * 100, TTFB_RANGE_MS[0]), TTFB_RANGE_MS[1]))
-    values["time_budget_ms"] = _choice(rng, "time_budget_ms")
-    word = DOMAIN_WORDS[int(rng.random() * len(DOMAIN_WORDS))]
-    suffix = DOMAIN_SUFFIXES[int(rng.random() * len(DOMAIN_SUFFIXES))]
-    values["domain"] = f"{word}-{int(rng.random() * 1000)}.{suffix}"
+    values["time_budget_ms"] = _choice(u[12], "time_budget_ms")
+    word = DOMAIN_WORDS[int(u[13] * len(DOMAIN_WORDS))]
+    suffix = DOMAIN_SUFFIXES[int(u[14] * len(DOMAIN_SUFFIXES))]
+    values["domain"] = f"{word}-{int(u[15] * 1000)}.{suffix}"
     if overrides:
         values.update(overrides)
     return _finish(values, target_pages, target_records, extra_pages)
@@ -224,4 +238,5 @@ def _finish(
     values["regular_markup"] = bool(values["regular_markup"])
     values["json_ld"] = bool(values["json_ld"])
     values["click_overlay"] = bool(values["click_overlay"])
+    values["url_replayable"] = bool(values["url_replayable"])
     return SiteProfile(**values)
