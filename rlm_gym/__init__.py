@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rlm_gym.crawl import CrawlRewardPolicy, KnowledgeStore, classify_pattern_type, crawl_reward
+from rlm_gym.envs import CrawlEnv
 from rlm_gym.make import make
 from rlm_gym.policies import (
     ActionResult,
@@ -12,7 +13,7 @@ from rlm_gym.policies import (
     RewardPolicy,
     RewardSignal,
 )
-from rlm_gym.wrappers import RewardPolicyWrapper
+from rlm_gym.wrappers import PotentialShapingWrapper, RewardPolicyWrapper
 
 __version__ = "0.1.0"
 
@@ -24,10 +25,12 @@ __all__ = [
     "RewardPolicy",
     "RewardSignal",
     "RewardPolicyWrapper",
+    "PotentialShapingWrapper",
     "crawl_reward",
     "CrawlRewardPolicy",
     "KnowledgeStore",
     "classify_pattern_type",
+    "CrawlEnv",
     "make",
     "__version__",
 ]

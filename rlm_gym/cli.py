@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from rlm_gym.crawl import cli as crawl_cli
 from rlm_gym.policies import PolicyRegistry
+from rlm_gym.training import cli as training_cli
 
 __all__ = ["build_parser", "main"]
 
@@ -112,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.set_defaults(func=_run_compare)
 
     crawl_cli.register(subparsers)
+    # Parsers only: the training commands import SB3 / torch when they run, and say which
+    # extra to install when it is missing.
+    training_cli.register(subparsers)
     return parser
 
 

@@ -7,5 +7,11 @@ from rlm_gym.wrappers.reward_policy import (
     RewardPolicyWrapper,
     action_result_from_info,
 )
+from rlm_gym.wrappers.shaping import PotentialShapingWrapper
 
-__all__ = ["REWARD_MODES", "RewardPolicyWrapper", "action_result_from_info"]
+__all__ = [
+    "REWARD_MODES",
+    "PotentialShapingWrapper",
+    "RewardPolicyWrapper",
+    "action_result_from_info",
+]
