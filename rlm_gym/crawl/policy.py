@@ -53,6 +53,8 @@ class CrawlRewardPolicy(RewardPolicy):
     description = "Multi-dimensional crawl reward: success, data, validation, quantity, efficiency."
     component_names = COMPONENT_NAMES
     value_range = (0.0, 1.0)
+    # Weights times float raw scores: the components are always Python floats.
+    float_components = True
 
     @classmethod
     def get_default_config(cls) -> dict[str, Any]:

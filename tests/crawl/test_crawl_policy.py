@@ -145,3 +145,20 @@ def test_adaptive_thresholds_from_the_store_change_the_tier():
     assert policy.store.thresholds("product_list")["success"] == pytest.approx(0.89)
     assert signal.details["tier"] == "acceptable"
     assert signal.details["bucket"] == "acceptable"
+
+
+def test_components_are_python_floats_even_with_int_weights():
+    import json
+    from pathlib import Path
+
+    from rlm_gym.crawl import CrawlRewardPolicy
+    from rlm_gym.policies import ActionResult, PolicyContext
+
+    policy = CrawlRewardPolicy({"weights": {"validation": 1, "success": 0}})
+    lines = Path("examples/crawl_results.jsonl").read_text().splitlines()
+    for line in lines:
+        result = ActionResult("final", True, metadata={"crawl_result": json.loads(line)})
+        signal = policy.calculate({"action": "final"}, result, PolicyContext())
+        assert policy.float_components
+        assert all(type(part) is float for part in signal.components.values())
+        assert type(signal.value) is float
