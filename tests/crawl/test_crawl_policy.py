@@ -155,7 +155,8 @@ def test_components_are_python_floats_even_with_int_weights():
     from rlm_gym.policies import ActionResult, PolicyContext
 
     policy = CrawlRewardPolicy({"weights": {"validation": 1, "success": 0}})
-    lines = Path("examples/crawl_results.jsonl").read_text().splitlines()
+    examples = Path(__file__).resolve().parents[2] / "examples" / "crawl_results.jsonl"
+    lines = examples.read_text().splitlines()
     for line in lines:
         result = ActionResult("final", True, metadata={"crawl_result": json.loads(line)})
         signal = policy.calculate({"action": "final"}, result, PolicyContext())
