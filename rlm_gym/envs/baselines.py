@@ -52,7 +52,7 @@ FIXED_STRATEGIES: tuple[tuple[str, str, str], ...] = tuple(
 )
 # Measured: `.venv/bin/python benchmarks/crawl_baselines.py --episodes 1000` (best mean over all
 # pattern types, 7 x 1000 seeded sites).
-BEST_FIXED_STRATEGY: tuple[str, str, str] = ("fetch_headless", "extract_llm", "javascript_click")
+BEST_FIXED_STRATEGY: tuple[str, str, str] = ("fetch_headless", "extract_llm", "url_navigation")
 
 _A = {name: index for index, name in enumerate(dyn.ACTIONS)}
 
