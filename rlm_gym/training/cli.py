@@ -238,6 +238,7 @@ def _run_demo(args: argparse.Namespace) -> int:
         algo=args.algo,
         quick=True if args.quick else None,
         progress_bar=not args.no_progress,
+        show_table=lambda rows: _print_rows(rows, "rlm_gym/Crawl-v0: true crawl score", "table"),
     )
     return 0
 

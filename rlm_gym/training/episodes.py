@@ -9,11 +9,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["RAW_SCORES", "TIERS", "crawl_result_from_info", "episode_record"]
+import gymnasium as gym
+
+__all__ = ["RAW_SCORES", "TIERS", "crawl_result_from_info", "episode_record", "make_bare_env"]
 
 # The crawl reward's five raw scores (``RewardSignal.details`` keys, SPEC §5), in table order.
 RAW_SCORES: tuple[str, ...] = ("success", "has_data", "validation", "quantity", "efficiency")
 TIERS: tuple[str, ...] = ("excellent", "good", "acceptable", "poor")
+
+
+def make_bare_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> gym.Env:
+    """``gym.make(env_id, **env_kwargs)``, registering rlm_gym's envs first when needed.
+
+    Worker processes (spawn / forkserver, Ray) start without ``rlm_gym.envs`` imported.
+
+    Example:
+        >>> make_bare_env("rlm_gym/Crawl-v0").spec.id
+        'rlm_gym/Crawl-v0'
+    """
+    if env_id.startswith("rlm_gym/"):
+        import rlm_gym.envs  # noqa: F401  (registers the env ids)
+    return gym.make(env_id, **dict(env_kwargs or {}))
 
 
 def crawl_result_from_info(info: Mapping[str, Any]) -> dict[str, Any] | None:

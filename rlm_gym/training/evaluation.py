@@ -15,7 +15,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record
+from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record, make_bare_env
 from rlm_gym.training.stats import mean_ci95
 
 __all__ = [
@@ -169,7 +169,7 @@ def evaluate(
         (2, True)
     """
     actor, default_label = _resolve_actor(model_or_baseline, deterministic)
-    env = gym.make(env_id, **dict(env_kwargs or {}))
+    env = make_bare_env(env_id, env_kwargs)
     result = EvalResult(label or default_label)
     try:
         for episode in range(n_episodes):

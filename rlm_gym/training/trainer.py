@@ -9,6 +9,7 @@ The envs are built as ``make_vec_env(factory)`` where the factory returns
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import platform
 import time
@@ -20,7 +21,9 @@ from typing import Any
 
 import gymnasium as gym
 
+from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import RewardPolicy
+from rlm_gym.training.episodes import make_bare_env
 from rlm_gym.wrappers import RewardPolicyWrapper
 
 __all__ = [
@@ -89,8 +92,6 @@ def algorithm_class(algo: str) -> type:
     Raises:
         ValueError: Unknown ``algo`` (with a suggestion).
     """
-    from rlm_gym._validation import unknown_name_error
-
     if algo not in ALGORITHMS:
         raise unknown_name_error("algo", algo, ALGORITHMS)
     from rlm_gym.training._deps import require
@@ -120,7 +121,7 @@ def make_env(
         >>> type(env).__name__, env.component_names[0]
         ('RewardPolicyWrapper', 'attempt')
     """
-    env = gym.make(env_id, **dict(env_kwargs or {}))
+    env = make_bare_env(env_id, env_kwargs)
     env = RewardPolicyWrapper(
         env,
         policy,
@@ -151,6 +152,25 @@ def _resolve_hyperparams(
     params["n_steps"] = per_env
     params["batch_size"] = min(int(params["batch_size"]), per_env * n_envs)
     return params
+
+
+def _model_kwargs(params: Mapping[str, Any]) -> dict[str, Any]:
+    """PPO keyword arguments from the (JSON-able) hyperparameters.
+
+    ``learning_rate_schedule="linear"`` anneals ``learning_rate`` linearly to 0 over training.
+    """
+    kwargs = dict(params)
+    schedule = kwargs.pop("learning_rate_schedule", "constant")
+    if schedule == "linear":
+        initial = float(kwargs["learning_rate"])
+        kwargs["learning_rate"] = functools.partial(_linear, initial)
+    elif schedule != "constant":
+        raise unknown_name_error("learning_rate_schedule", schedule, ("constant", "linear"))
+    return kwargs
+
+
+def _linear(initial: float, progress_remaining: float) -> float:
+    return initial * progress_remaining
 
 
 def _jsonable(value: Any) -> Any:
@@ -216,7 +236,6 @@ def train(
         >>> result.metrics["timesteps"]  # doctest: +SKIP
         256
     """
-    from rlm_gym._validation import unknown_name_error
     from rlm_gym.training._deps import require
 
     require("torch", "stable_baselines3")
@@ -267,7 +286,9 @@ def train(
             "python": platform.python_version(),
         }
     )
-    model = algo_cls("MlpPolicy", envs, seed=seed, verbose=verbose, device="cpu", **params)
+    model = algo_cls(
+        "MlpPolicy", envs, seed=seed, verbose=verbose, device="cpu", **_model_kwargs(params)
+    )
     run_dir = Path(log_dir) if log_dir is not None else None
     if run_dir is not None:
         from stable_baselines3.common.logger import configure
