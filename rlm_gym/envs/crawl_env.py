@@ -33,7 +33,48 @@ import gymnasium as gym
 import numpy as np
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.envs import dynamics as dyn
+from rlm_gym.envs.dynamics import (
+    ACTIONS,
+    BACKOFF,
+    BY_HEADLESS,
+    DONE,
+    E_403,
+    E_429,
+    E_BANNED,
+    E_BUDGET,
+    E_INVALID,
+    E_NONE,
+    ERRORS,
+    EXTRACT,
+    FETCH,
+    FETCH_HTTP,
+    INFINITE_SCROLL,
+    JAVASCRIPT_CLICK,
+    K_EXTRACT,
+    K_FETCH,
+    K_PAGINATE,
+    KINDS,
+    OUT_OF_STEPS,
+    OVER_BUDGET,
+    PAGINATE,
+    PHASES,
+    S_CSS,
+    S_END,
+    S_ERROR,
+    S_FETCHED,
+    S_HEURISTIC,
+    S_LLM,
+    S_PHASE,
+    S_STEPS,
+    S_TIME,
+    STOP,
+    VALID_PHASES,
+    SiteModel,
+    initial_state,
+    item_counts,
+    site_model,
+    transitions,
+)
 from rlm_gym.envs.items import POOL_SIZE, build_items
 from rlm_gym.envs.observation import (
     INDEX,
@@ -52,7 +93,7 @@ from rlm_gym.envs.profiles import (
     SiteProfile,
     sample_profile,
 )
-from rlm_gym.envs.scoring import crawl_success, item_blocks, state_score
+from rlm_gym.envs.scoring import crawl_success, item_blocks, terminal_score
 from rlm_gym.policies import ActionResult
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
@@ -72,7 +113,12 @@ CSS_SELECTORS: dict[str, str] = {
 _NAMED_ATTRIBUTES = {"rendering": RENDERINGS, "pagination": PAGINATIONS, "protection": PROTECTIONS}
 _END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
 _PROGRESS = slice(PROGRESS_START, OBSERVATION_SIZE)
-_BLOCK_ERRORS = frozenset({dyn.E_403, dyn.E_429, dyn.E_BANNED})
+_BLOCK_ERRORS = frozenset({E_403, E_429, E_BANNED})
+# The progress entries at reset: everything 0 except ``phase_fetch``.
+_INITIAL_PROGRESS = [
+    1.0 if index == INDEX["phase_fetch"] else 0.0
+    for index in range(PROGRESS_START, OBSERVATION_SIZE)
+]
 
 
 class CrawlEnv(gym.Env):
@@ -95,7 +141,7 @@ class CrawlEnv(gym.Env):
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
-    ACTIONS: tuple[str, ...] = dyn.ACTIONS
+    ACTIONS: tuple[str, ...] = ACTIONS
     OBSERVATION_FIELDS = OBSERVATION_FIELDS
 
     def __init__(
@@ -119,8 +165,8 @@ class CrawlEnv(gym.Env):
         self._obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
         self._oracle: Any = None
         self.profile: SiteProfile | None = None
-        self.model: dyn.SiteModel | None = None
-        self.state: tuple[int, ...] = dyn.initial_state()
+        self.model: SiteModel | None = None
+        self.state: tuple[int, ...] = initial_state()
         self._status = ""
 
     # ------------------------------------------------------------------ episode
@@ -144,11 +190,9 @@ class CrawlEnv(gym.Env):
         else:
             profile = sample_profile(rng, self.pattern_types, self.profile_overrides)
         self.profile = profile
-        self.model = dyn.site_model(profile, self.max_steps)
-        self.state = dyn.initial_state()
-        self._obs[:PROGRESS_START] = probe_observation(profile, rng)
-        self._obs[_PROGRESS] = 0.0
-        self._obs[INDEX["phase_fetch"]] = 1.0
+        self.model = site_model(profile, self.max_steps)
+        self.state = initial_state()
+        self._obs[:] = probe_observation(profile, rng) + _INITIAL_PROGRESS
         self._uniforms = rng.random(64).tolist()
         self._item_offset = int(self._uniforms[0] * POOL_SIZE)
         self._next_uniform = 1
@@ -156,7 +200,7 @@ class CrawlEnv(gym.Env):
         self._requests = 0
         self._used = [0] * len(self.ACTIONS)
         self._last_failed = False
-        self._last_error = dyn.E_NONE
+        self._last_error = E_NONE
         self._items_vs_target = 0.0
         self._item_quality = 0.0
         self._text_ratio = 0.0
@@ -173,9 +217,9 @@ class CrawlEnv(gym.Env):
         if self.model is None:
             raise RuntimeError("Call `reset()` before `step()`")
         state = self.state
-        if state[dyn.S_PHASE] == dyn.DONE:
+        if state[S_PHASE] == DONE:
             raise RuntimeError("The episode has ended: call `reset()`")
-        outcomes = dyn.transitions(self.model, state, action)
+        outcomes = transitions(self.model, state, action)
         if len(outcomes) == 1:
             _, next_state, event = outcomes[0]
         else:
@@ -189,21 +233,21 @@ class CrawlEnv(gym.Env):
         kind, success, error_code, duration, tokens, _ = event
         name = self.ACTIONS[action]
         self._used[action] += 1
-        error = self._error_text(error_code, name, state[dyn.S_PHASE]) if error_code else None
+        error = self._error_text(error_code, name, state[S_PHASE]) if error_code else None
         if error is not None:
             self._errors.append(error)
-        if kind == dyn.K_FETCH or action in (dyn.JAVASCRIPT_CLICK, dyn.INFINITE_SCROLL):
+        if kind == K_FETCH or action in (JAVASCRIPT_CLICK, INFINITE_SCROLL):
             self._requests += 1
-        elif action == dyn.BACKOFF:
+        elif action == BACKOFF:
             self._requests = 0
         self._last_failed = not success
         self._last_error = error_code
         self._update_observation(action, event)
         code = self._codes[action]
-        if next_state[dyn.S_PHASE] == dyn.DONE:
+        if next_state[S_PHASE] == DONE:
             return self._finish(action, name, code, event, error)
         output = self._output(action, event)
-        result = ActionResult(dyn.KINDS[kind], success, output, error, float(duration), tokens)
+        result = ActionResult(KINDS[kind], success, output, error, float(duration), tokens)
         info = {"action": {"action": name, "code": code}, "action_result": result}
         if self.render_mode == "ansi":
             self._status = self._status_line(name, success, error)
@@ -215,8 +259,8 @@ class CrawlEnv(gym.Env):
         """The episode's last step: build the crawl result, score it, report it as final."""
         state = self.state
         kind, success, _, duration, tokens, _ = event
-        end = state[dyn.S_END]
-        if end == dyn.OVER_BUDGET:
+        end = state[S_END]
+        if end == OVER_BUDGET:
             budget = self.profile.time_budget_ms
             self._errors.append(f"Job time budget of {budget} ms exceeded")
         crawl_result, score = self.crawl_result()
@@ -228,7 +272,7 @@ class CrawlEnv(gym.Env):
         metadata = {
             "crawl_result": crawl_result,
             "end_reason": _END_TEXT[end],
-            "step_action_type": dyn.KINDS[kind],
+            "step_action_type": KINDS[kind],
             "step_success": success,
         }
         result = ActionResult(
@@ -240,7 +284,7 @@ class CrawlEnv(gym.Env):
         }
         if self.render_mode == "ansi":
             self._status = self._status_line(name, success, error) + f" | {output} → {score:.3f}"
-        truncated = end == dyn.OUT_OF_STEPS
+        truncated = end == OUT_OF_STEPS
         return self._obs.copy(), score, not truncated, truncated, info
 
     def crawl_result(self) -> tuple[dict[str, Any], float]:
@@ -248,29 +292,33 @@ class CrawlEnv(gym.Env):
         profile = self.profile
         state = self.state
         blocks = item_blocks(self.model, state)
-        pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+        pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
         success = crawl_success(self.model, state)
+        time_ms = state[S_TIME]
         result = {
             "success": success,
             "data": build_items(profile.pattern_type, blocks, self._item_offset),
             "navigation_result": {"pages_collected": pages, "strategy_used": self._strategy()},
-            "execution_time_ms": float(state[dyn.S_TIME]),
+            "execution_time_ms": float(time_ms),
             "errors": list(self._errors),
             "extraction_schema": {"required": list(SCHEMAS[profile.pattern_type])},
             "pattern_type": profile.pattern_type,
             "domain": profile.domain,
         }
-        return result, state_score(self.model, state)
+        score = terminal_score(
+            profile.pattern_type, blocks, success, pages, time_ms, bool(state[S_ERROR])
+        )
+        return result, score
 
     # ------------------------------------------------------------------ baselines
     def action_masks(self) -> np.ndarray:
         """Bool mask of the actions valid in the current phase (only ``stop`` once done)."""
-        phase = self.state[dyn.S_PHASE]
-        if phase == dyn.DONE:
+        phase = self.state[S_PHASE]
+        if phase == DONE:
             mask = np.zeros(len(self.ACTIONS), dtype=bool)
-            mask[dyn.STOP] = True
+            mask[STOP] = True
             return mask
-        return np.array([phase in v for v in dyn.VALID_PHASES], dtype=bool)
+        return np.array([phase in v for v in VALID_PHASES], dtype=bool)
 
     def random_action(self) -> int:
         """A uniformly random valid action (drawn from ``np_random``)."""
@@ -315,77 +363,80 @@ class CrawlEnv(gym.Env):
         return u
 
     def _error_text(self, code: int, name: str, phase: int) -> str:
-        if code == dyn.E_INVALID:
-            return f"Invalid action '{name}' in phase '{dyn.PHASES[phase]}'"
-        if code == dyn.E_BUDGET:
+        if code == E_INVALID:
+            return f"Invalid action '{name}' in phase '{PHASES[phase]}'"
+        if code == E_BUDGET:
             return f"Job time budget of {self.profile.time_budget_ms} ms exceeded"
-        return dyn.ERRORS[code]
+        return ERRORS[code]
 
     def _update_observation(self, action: int, event: tuple) -> None:
         state = self.state
         profile = self.profile
         kind, success, error_code, duration, _, _ = event
         if success:
-            if kind == dyn.K_EXTRACT:
-                items, valid = dyn.item_counts(self.model, state)
+            if kind == K_EXTRACT:
+                items, valid = item_counts(self.model, state)
                 self._items_vs_target = min(2.0, valid / profile.target_items)
                 self._item_quality = valid / items
-            elif kind == dyn.K_FETCH:
-                self._text_ratio = self._shell_ratio if action == dyn.FETCH_HTTP else 0.3
-        phase = state[dyn.S_PHASE]
-        pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+            elif kind == K_FETCH:
+                self._text_ratio = self._shell_ratio if action == FETCH_HTTP else 0.3
+        phase = state[S_PHASE]
+        pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
         self._obs[_PROGRESS] = (
-            phase == dyn.FETCH,
-            phase == dyn.EXTRACT,
-            phase == dyn.PAGINATE,
+            phase == FETCH,
+            phase == EXTRACT,
+            phase == PAGINATE,
             min(3.0, pages / 10.0),
             self._items_vs_target,
             self._item_quality,
             min(1.0, len(self._errors) / 5.0),
-            min(2.0, state[dyn.S_TIME] / profile.time_budget_ms),
+            min(2.0, state[S_TIME] / profile.time_budget_ms),
             min(4.0, duration / 10_000.0),
             min(1.0, self._requests / 3.0),
-            state[dyn.S_FETCHED] == dyn.BY_HEADLESS,
+            state[S_FETCHED] == BY_HEADLESS,
             not success,
             error_code in _BLOCK_ERRORS,
             self._text_ratio,
-            state[dyn.S_STEPS] / self.max_steps,
+            state[S_STEPS] / self.max_steps,
         )
 
     def _output(self, action: int, event: tuple) -> str:
         kind, success, _, duration, _, items = event
         if not success:
             return ""
-        if kind == dyn.K_FETCH:
+        if kind == K_FETCH:
             return f"200 OK: page {self._page() + 1} of {self.profile.domain} in {duration} ms"
-        if kind == dyn.K_EXTRACT:
+        if kind == K_EXTRACT:
             return f"extracted {items} items with {self.ACTIONS[action][8:]}"
-        if kind == dyn.K_PAGINATE:
+        if kind == K_PAGINATE:
             return f"moved to page {self._page() + 1}"
         return f"waited {duration} ms"
 
     def _page(self) -> int:
         state = self.state
-        return state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+        return state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
 
     def _strategy(self) -> str:
         """``fetcher+extractor+paginator``: the most used of each (``none`` if unused)."""
         used = self._used
         parts = []
         for start, stop in ((0, 2), (2, 5), (5, 8)):
-            best = max(range(start, stop), key=lambda a: used[a])
+            best = start  # the first of equally used tools, as ``max`` picks
+            for action in range(start + 1, stop):
+                if used[action] > used[best]:
+                    best = action
             parts.append(self.ACTIONS[best] if used[best] else "none")
         return "+".join(parts)
 
     def _status_line(self, name: str, success: bool, error: str | None) -> str:
         state = self.state
-        _, valid = dyn.item_counts(self.model, state)
+        _, valid = item_counts(self.model, state)
         verdict = "ok" if success else f"FAILED ({error})" if error else "FAILED"
         return (
-            f"step {state[dyn.S_STEPS]:2d} | {name:17s} | {verdict} | "
-            f"phase {dyn.PHASES[state[dyn.S_PHASE]]} | pages {self._page()} | "
+            f"step {state[S_STEPS]:2d} | {name:17s} | {verdict} | "
+            f"phase {PHASES[state[S_PHASE]]} | pages {self._page()} | "
             f"valid items {valid}/{self.profile.target_items} | "
-            f"t={state[dyn.S_TIME] / 1000:.1f}s"
+            f"t={state[S_TIME] / 1000:.1f}s"
         )
 
 

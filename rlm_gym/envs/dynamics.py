@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from rlm_gym.envs.profiles import SiteProfile
@@ -212,12 +213,25 @@ class SiteModel(NamedTuple):
 
 def site_model(profile: SiteProfile, max_steps: int) -> SiteModel:
     """Derive the per-episode numbers of ``profile`` (called once per reset)."""
-    key = (profile.regular_markup, profile.json_ld)
+    return SiteModel(
+        profile,
+        max_steps,
+        profile.protection == 1,
+        RENDER_MS[profile.rendering],
+        BLOCK_RATE[profile.protection],
+        *_extraction_numbers(profile.regular_markup, profile.json_ld, profile.items_per_page),
+    )
+
+
+@cache
+def _extraction_numbers(regular_markup: bool, json_ld: bool, items_per_page: int) -> tuple:
+    """``(per_page, defect_share, extract_ms, extract_tokens)`` of a site; few distinct inputs."""
+    key = (regular_markup, json_ld)
     per_page = []
     defects = []
     for name in EXTRACTORS:
         recall, defective = EXTRACTION_QUALITY[name][key]
-        count = max(1, int(recall * profile.items_per_page + 0.5))
+        count = max(1, int(recall * items_per_page + 0.5))
         if name == "llm":
             count = min(count, int(COSTS["llm_item_cap"]))
         per_page.append(count)
@@ -226,19 +240,14 @@ def site_model(profile: SiteProfile, max_steps: int) -> SiteModel:
     llm_ms = COSTS["llm_base_ms"] + COSTS["llm_per_item_ms"] * llm_items
     llm_tokens = (
         COSTS["llm_base_tokens"]
-        + COSTS["llm_tokens_per_page_item"] * profile.items_per_page
+        + COSTS["llm_tokens_per_page_item"] * items_per_page
         + COSTS["llm_tokens_per_item"] * llm_items
     )
-    return SiteModel(
-        profile=profile,
-        max_steps=max_steps,
-        rate_limited=profile.protection == 1,
-        render_ms=RENDER_MS[profile.rendering],
-        block_rate=BLOCK_RATE[profile.protection],
-        per_page=tuple(per_page),
-        defect_share=tuple(defects),
-        extract_ms=(int(COSTS["css_ms"]), int(COSTS["heuristic_ms"]), _grid(llm_ms)),
-        extract_tokens=(0, 0, int(llm_tokens)),
+    return (
+        tuple(per_page),
+        tuple(defects),
+        (int(COSTS["css_ms"]), int(COSTS["heuristic_ms"]), _grid(llm_ms)),
+        (0, 0, int(llm_tokens)),
     )
 
 

@@ -98,6 +98,20 @@ _CONTENT_SIGNALS = (
     "hint_load_more",
     "hint_infinite_scroll",
 )
+# Observation indices read by ``probe_observation`` (looked up once, not per reset).
+_STATUS_403 = INDEX["probe_status_403"]
+_STATUS_429 = INDEX["probe_status_429"]
+_TEXT_RATIO = INDEX["probe_text_ratio"]
+_DOM_REGULARITY = INDEX["dom_regularity"]
+_JSON_LD = INDEX["json_ld"]
+_ITEMS_ESTIMATE = INDEX["items_per_page_estimate"]
+_LATENCY = INDEX["probe_latency"]
+_TIME_BUDGET = INDEX["time_budget"]
+_HIDDEN_WHEN_BLOCKED = tuple(
+    INDEX[name]
+    for name in (*_CONTENT_SIGNALS, "dom_regularity", "json_ld", "items_per_page_estimate")
+)
+_HIDDEN_IN_SHELL = tuple(INDEX[name] for name in _CONTENT_SIGNALS[1:])
 
 
 def text_ratio(profile: SiteProfile, normal: float) -> float:
@@ -115,23 +129,22 @@ def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> list[fl
     normals = [_NORMAL.inv_cdf(0.001 + 0.998 * x) for x in u[-4:]]
     for draw, (index, attribute, rates) in zip(u, _PROBE_TABLE, strict=False):
         obs[index] = 1.0 if draw < rates[profile[attribute]] else 0.0
-    blocked = obs[INDEX["probe_status_403"]] == 1.0 or obs[INDEX["probe_status_429"]] == 1.0
-    if blocked:
-        for name in (*_CONTENT_SIGNALS, "dom_regularity", "json_ld", "items_per_page_estimate"):
-            obs[INDEX[name]] = 0.0
-        obs[INDEX["probe_text_ratio"]] = 0.1
+    if obs[_STATUS_403] == 1.0 or obs[_STATUS_429] == 1.0:
+        for index in _HIDDEN_WHEN_BLOCKED:
+            obs[index] = 0.0
+        obs[_TEXT_RATIO] = 0.1
     else:
         if profile.rendering == 2 and u[-7] < 0.5:
             # The plain-HTTP probe sees a shell: DOM-based hints are often missing.
-            for name in _CONTENT_SIGNALS[1:]:
-                obs[INDEX[name]] = 0.0
-        obs[INDEX["probe_text_ratio"]] = text_ratio(profile, normals[0])
+            for index in _HIDDEN_IN_SHELL:
+                obs[index] = 0.0
+        obs[_TEXT_RATIO] = text_ratio(profile, normals[0])
         mean, sd = DOM_REGULARITY[profile.regular_markup]
-        obs[INDEX["dom_regularity"]] = min(1.0, max(0.0, mean + sd * normals[1]))
-        obs[INDEX["json_ld"]] = 1.0 if u[-6] < JSON_LD_DETECTION[profile.json_ld] else 0.0
+        obs[_DOM_REGULARITY] = min(1.0, max(0.0, mean + sd * normals[1]))
+        obs[_JSON_LD] = 1.0 if u[-6] < JSON_LD_DETECTION[profile.json_ld] else 0.0
         estimate = profile.items_per_page * math.exp(0.25 * normals[2]) / 48.0
-        obs[INDEX["items_per_page_estimate"]] = min(2.0, estimate)
+        obs[_ITEMS_ESTIMATE] = min(2.0, estimate)
     latency = profile.ttfb_ms * math.exp(0.4 * normals[3]) / 5000.0
-    obs[INDEX["probe_latency"]] = min(4.0, latency)
-    obs[INDEX["time_budget"]] = profile.time_budget_ms / 120_000.0
+    obs[_LATENCY] = min(4.0, latency)
+    obs[_TIME_BUDGET] = profile.time_budget_ms / 120_000.0
     return obs

@@ -153,11 +153,26 @@ def _cumulative(probabilities: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(itertools.accumulate(probabilities))[:-1]
 
 
-_CUMULATIVE = {name: (values, _cumulative(p)) for name, (values, p) in DISTRIBUTIONS.items()}
+# Each discrete attribute as ``(values, cumulative probabilities)``, one module constant each.
+_CHOICES = {name: (values, _cumulative(p)) for name, (values, p) in DISTRIBUTIONS.items()}
+_RENDERING = _CHOICES["rendering"]
+_PAGINATION = _CHOICES["pagination"]
+_PROTECTION = _CHOICES["protection"]
+_REGULAR_MARKUP = _CHOICES["regular_markup"]
+_CLICK_OVERLAY = _CHOICES["click_overlay"]
+_URL_REPLAYABLE = _CHOICES["url_replayable"]
+_ITEMS_PER_PAGE = _CHOICES["items_per_page"]
+_REVIEW_ITEMS_PER_PAGE = _CHOICES["review_items_per_page"]
+_LISTING_TARGET_PAGES = _CHOICES["listing_target_pages"]
+_RECORD_TARGET_ITEMS = _CHOICES["record_target_items"]
+_EXTRA_PAGES = _CHOICES["extra_pages"]
+_TIME_BUDGET = _CHOICES["time_budget_ms"]
+_TTFB_LOW, _TTFB_HIGH = TTFB_RANGE_MS
 
 
-def _choice(u: float, name: str) -> Any:
-    values, cumulative = _CUMULATIVE[name]
+def _choice(table: tuple[tuple[Any, ...], tuple[float, ...]], u: float) -> Any:
+    """The value of a discrete attribute for the uniform draw ``u`` (inverse CDF)."""
+    values, cumulative = table
     return values[bisect.bisect_right(cumulative, u)]
 
 
@@ -186,33 +201,34 @@ def sample_profile(
     u = rng.random(_DRAWS).tolist()
     types = pattern_types or PATTERN_TYPES
     pattern_type = types[int(u[0] * len(types))]
-    values: dict[str, Any] = {
-        "pattern_type": pattern_type,
-        "rendering": _choice(u[1], "rendering"),
-        "pagination": _choice(u[2], "pagination"),
-        "protection": _choice(u[3], "protection"),
-        "regular_markup": _choice(u[4], "regular_markup"),
-        "json_ld": u[5] < JSON_LD_RATE[pattern_type],
-        "click_overlay": _choice(u[6], "click_overlay"),
-        "url_replayable": _choice(u[16], "url_replayable"),
-    }
     if pattern_type == "review_extraction":
-        values["items_per_page"] = _choice(u[7], "review_items_per_page")
+        items_per_page = _choice(_REVIEW_ITEMS_PER_PAGE, u[7])
     elif pattern_type in LISTING_TYPES:
-        values["items_per_page"] = _choice(u[7], "items_per_page")
+        items_per_page = _choice(_ITEMS_PER_PAGE, u[7])
     else:
-        values["items_per_page"] = 1
-    target_pages = _choice(u[8], "listing_target_pages")
-    target_records = _choice(u[9], "record_target_items")
-    extra_pages = _choice(u[10], "extra_pages")
+        items_per_page = 1
     ttfb = TTFB_MEDIAN_MS * math.exp(TTFB_LOG_SD * _STANDARD_NORMAL.inv_cdf(0.001 + 0.998 * u[11]))
-    values["ttfb_ms"] = int(min(max(round(ttfb / 100.0) * 100, TTFB_RANGE_MS[0]), TTFB_RANGE_MS[1]))
-    values["time_budget_ms"] = _choice(u[12], "time_budget_ms")
     word = DOMAIN_WORDS[int(u[13] * len(DOMAIN_WORDS))]
     suffix = DOMAIN_SUFFIXES[int(u[14] * len(DOMAIN_SUFFIXES))]
-    values["domain"] = f"{word}-{int(u[15] * 1000)}.{suffix}"
+    values: dict[str, Any] = {
+        "pattern_type": pattern_type,
+        "rendering": _choice(_RENDERING, u[1]),
+        "pagination": _choice(_PAGINATION, u[2]),
+        "protection": _choice(_PROTECTION, u[3]),
+        "regular_markup": _choice(_REGULAR_MARKUP, u[4]),
+        "json_ld": u[5] < JSON_LD_RATE[pattern_type],
+        "click_overlay": _choice(_CLICK_OVERLAY, u[6]),
+        "url_replayable": _choice(_URL_REPLAYABLE, u[16]),
+        "items_per_page": items_per_page,
+        "ttfb_ms": int(min(max(round(ttfb / 100.0) * 100, _TTFB_LOW), _TTFB_HIGH)),
+        "time_budget_ms": _choice(_TIME_BUDGET, u[12]),
+        "domain": f"{word}-{int(u[15] * 1000)}.{suffix}",
+    }
     if overrides:
         values.update(overrides)
+    target_pages = _choice(_LISTING_TARGET_PAGES, u[8])
+    target_records = _choice(_RECORD_TARGET_ITEMS, u[9])
+    extra_pages = _choice(_EXTRA_PAGES, u[10])
     return _finish(values, target_pages, target_records, extra_pages)
 
 
