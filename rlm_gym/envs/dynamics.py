@@ -287,17 +287,17 @@ def _advance(
     values = list(state)
     for index, value in changes.items():
         values[index] = value
-    values[S_TIME] += duration
-    values[S_STEPS] += 1
+    time_ms = values[S_TIME] = values[S_TIME] + duration
+    steps = values[S_STEPS] = values[S_STEPS] + 1
     if error:
         values[S_ERROR] = 1
     if values[S_END] == RUNNING:
-        if values[S_TIME] > model.profile.time_budget_ms:
+        if time_ms > model.profile.time_budget_ms:
             values[S_END] = OVER_BUDGET
             values[S_ERROR] = 1
-        elif values[S_STEPS] >= model.max_steps:
+            values[S_PHASE] = DONE
+        elif steps >= model.max_steps:
             values[S_END] = OUT_OF_STEPS
-        if values[S_END] != RUNNING:
             values[S_PHASE] = DONE
     return tuple(values)
 

@@ -96,18 +96,27 @@ def item_blocks(model: dyn.SiteModel, state: tuple[int, ...]) -> tuple[tuple[int
 
 def crawl_success(model: dyn.SiteModel, state: tuple[int, ...]) -> bool:
     """The crawl succeeded: not banned or out of time, and the job's valid-item target met."""
+    return _succeeded(model, state, item_blocks(model, state))
+
+
+def _succeeded(
+    model: dyn.SiteModel, state: tuple[int, ...], blocks: tuple[tuple[int, int, int], ...]
+) -> bool:
+    """``crawl_success`` given the state's item blocks (valid items = items - defective)."""
     if state[dyn.S_END] in (dyn.BLOCKED, dyn.OVER_BUDGET):
         return False
-    return dyn.item_counts(model, state)[1] >= model.profile.target_items
+    valid = sum(count - defective for _, count, defective in blocks)
+    return valid >= model.profile.target_items
 
 
 def state_score(model: dyn.SiteModel, state: tuple[int, ...]) -> float:
     """The crawl score of ending the crawl in ``state`` (what the env's last step returns)."""
     pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+    blocks = item_blocks(model, state)
     return terminal_score(
         model.profile.pattern_type,
-        item_blocks(model, state),
-        crawl_success(model, state),
+        blocks,
+        _succeeded(model, state, blocks),
         pages,
         state[dyn.S_TIME],
         bool(state[dyn.S_ERROR]),

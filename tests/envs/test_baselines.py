@@ -8,7 +8,7 @@ import pytest
 from rlm_gym.envs import BEST_FIXED_STRATEGY, FIXED_STRATEGIES, CrawlEnv, Oracle
 from rlm_gym.envs import dynamics as dyn
 
-SEEDS = range(200)
+SEEDS = range(100)
 
 
 def mean_score(env: CrawlEnv, policy, seeds=SEEDS) -> float:
