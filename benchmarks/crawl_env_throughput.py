@@ -12,13 +12,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from time import perf_counter
 
 import gymnasium as gym
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import interleaved_medians, print_table, save_results
+from _common import clock, interleaved_medians, print_table, save_results
 
 import rlm_gym
 from rlm_gym import RewardPolicyWrapper
@@ -36,12 +35,12 @@ def single_env_runner(policy: str | None, steps: int):
 
     def run() -> float:
         step, reset = env.step, env.reset
-        started = perf_counter()
+        started = clock()
         for index in range(steps):
             _, _, terminated, truncated, _ = step(actions[index & 4095])
             if terminated or truncated:
                 reset()
-        return steps / (perf_counter() - started)
+        return steps / (clock() - started)
 
     return run
 
@@ -54,10 +53,10 @@ def vector_env_runner(policy: str | None, steps: int):
     vector_steps = max(1, steps // VEC_ENVS)
 
     def run() -> float:
-        started = perf_counter()
+        started = clock()
         for index in range(vector_steps):
             envs.step(batches[index & 511])
-        return vector_steps * VEC_ENVS / (perf_counter() - started)
+        return vector_steps * VEC_ENVS / (clock() - started)
 
     return run
 
