@@ -41,7 +41,7 @@ class RewardComponentsCallback(BaseCallback):
         >>> from stable_baselines3 import PPO  # doctest: +SKIP
         >>> env = rlm_gym.make("CartPole-v1", "lenient")  # doctest: +SKIP
         >>> callback = RewardComponentsCallback()  # doctest: +SKIP
-        >>> PPO("MlpPolicy", env, n_steps=64).learn(128, callback=callback)  # doctest: +SKIP
+        >>> _ = PPO("MlpPolicy", env, n_steps=64).learn(128, callback=callback)  # doctest: +SKIP
         >>> callback.episodes[0]["true_score"] > 0  # doctest: +SKIP
         True
     """

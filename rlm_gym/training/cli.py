@@ -145,7 +145,7 @@ def _run_train(args: argparse.Namespace) -> int:
     disable = _split_names(args.disable)
     weights = parse_assignments(args.weight, "--weight")
     _check_policy(args.policy, disable, weights)
-    from rlm_gym.training.trainer import train
+    from rlm_gym.training.trainer import crawl_potential, train
 
     log_dir = args.log_dir or f"runs/train/{args.policy}-seed{args.seed}"
     result = train(
@@ -161,7 +161,7 @@ def _run_train(args: argparse.Namespace) -> int:
         log_dir=log_dir,
         algo=args.algo,
         env_kwargs=parse_assignments(args.env_kwarg, "--env-kwarg"),
-        shaping=args.shaping,
+        shaping=crawl_potential if args.shaping == "crawl" else args.shaping,
         vec_env=args.vec_env,
         progress_bar=not args.no_progress,
     )
@@ -179,6 +179,8 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     agents = list(args.agents)
     if args.baselines:
         agents = [*agents, *(b for b in BASELINES if b not in agents)]
+    if not agents:
+        raise ValueError("Give at least one AGENT (a run directory or a baseline) or --baselines")
     order = {name: i for i, name in enumerate(BASELINES)}
     agents.sort(key=lambda a: order.get(a, len(BASELINES) - 0.5))  # trained before oracle
     results = [
@@ -238,6 +240,7 @@ def _run_demo(args: argparse.Namespace) -> int:
         algo=args.algo,
         quick=True if args.quick else None,
         progress_bar=not args.no_progress,
+        shaping=not args.no_shaping,
         show_table=lambda rows: _print_rows(rows, "rlm_gym/Crawl-v0: true crawl score", "table"),
     )
     return 0
@@ -250,7 +253,7 @@ def _add_common(parser: argparse.ArgumentParser, env: bool = True) -> None:
         "--algo",
         choices=("ppo", "maskable_ppo"),
         default=None,
-        help="PPO or sb3-contrib's MaskablePPO (default: ppo)",
+        help="PPO or sb3-contrib's MaskablePPO (default: maskable_ppo)",
     )
 
 
@@ -281,12 +284,12 @@ def register(subparsers: Any) -> None:
         "--shaping",
         default=None,
         metavar="METHOD",
-        help="potential-based shaping with the env method METHOD (e.g. potential)",
+        help="potential-based shaping: 'crawl' (the crawl score so far) or an env method name",
     )
     train.add_argument("--vec-env", choices=("dummy", "subproc"), default="dummy")
     train.add_argument("--log-dir", default=None, help="default: runs/train/<policy>-seed<seed>")
     train.add_argument("--no-progress", action="store_true")
-    train.set_defaults(func=_run_train, algo="ppo")
+    train.set_defaults(func=_run_train, algo="maskable_ppo")
 
     evaluate = subparsers.add_parser(
         "evaluate", help="true crawl score of trained models and baselines, in one table"
@@ -338,4 +341,5 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--out", default="runs/demo")
     demo.add_argument("--quick", action="store_true", help="tiny budget (as RLM_GYM_QUICK=1)")
     demo.add_argument("--no-progress", action="store_true")
+    demo.add_argument("--no-shaping", action="store_true", help="train without the potential")
     demo.set_defaults(func=_run_demo)

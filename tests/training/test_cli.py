@@ -1,0 +1,61 @@
+"""The training subcommands: light imports, clear errors for bad flags and missing extras."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rlm_gym.cli import main
+from rlm_gym.training import _deps
+from rlm_gym.training.cli import parse_seeds
+
+
+def test_importing_the_cli_loads_no_heavy_dependency():
+    code = (
+        "import sys, rlm_gym.cli, rlm_gym.training.cli; "
+        "heavy = {'torch', 'stable_baselines3', 'matplotlib', 'rich', 'ray'} & set(sys.modules); "
+        "print(sorted(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train", "--policy", "crawll"], "Did you mean 'crawl'?"),
+        (["train", "--disable", "valdation"], "Did you mean 'validation'?"),
+        (["train", "--env", "rlm_gym/Crawl-v1"], "Did you mean 'rlm_gym/Crawl-v0'?"),
+        (["evaluate", "radnom"], "Did you mean 'random'?"),
+        (["ablate", "--components", "quantiy"], "Did you mean 'quantity'?"),
+        (["ablate", "--seeds", "x-y"], "Expected `--seeds` like '0-4'"),
+    ],
+)
+def test_bad_flags_fail_with_a_suggestion(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_algo_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--algo", "ppo2"])
+    assert "invalid choice: 'ppo2'" in capsys.readouterr().err
+
+
+def test_a_missing_extra_names_the_install_command(monkeypatch, capsys):
+    real_import = _deps.importlib.import_module
+
+    def no_torch(name, *args):
+        if name == "torch":
+            raise ImportError("No module named 'torch'")
+        return real_import(name, *args)
+
+    monkeypatch.setattr(_deps.importlib, "import_module", no_torch)
+    assert main(["demo", "--quick"]) == 2
+    assert 'pip install "rlm-gym[train]"' in capsys.readouterr().err
+
+
+def test_seed_ranges_expand():
+    assert parse_seeds("0-4") == [0, 1, 2, 3, 4]
