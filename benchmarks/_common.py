@@ -19,10 +19,10 @@ clock = process_time
 RESULTS_PATH = Path(__file__).with_name("results.json")
 
 
-def interleaved_medians(
+def interleaved_samples(
     variants: dict[str, Callable[[], float]], repetitions: int
-) -> dict[str, float]:
-    """Run each variant once per repetition, in turn, and return each one's median result.
+) -> dict[str, list[float]]:
+    """Run each variant once per repetition, in turn; every variant's results, in order.
 
     Interleaving spreads machine noise (frequency changes, other load) evenly over variants,
     so their ratios are fair even when absolute numbers drift.
@@ -31,7 +31,24 @@ def interleaved_medians(
     for _ in range(repetitions):
         for name, run in variants.items():
             samples[name].append(run())
+    return samples
+
+
+def interleaved_medians(
+    variants: dict[str, Callable[[], float]], repetitions: int
+) -> dict[str, float]:
+    """Each variant's median over interleaved repetitions (see ``interleaved_samples``)."""
+    samples = interleaved_samples(variants, repetitions)
     return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def paired_median_difference(samples: list[float], baseline: list[float]) -> float:
+    """Median of per-repetition differences: each sample minus the baseline run beside it.
+
+    A difference of two separate medians carries both runs' noise; pairing runs taken
+    moments apart cancels the slow drift they share.
+    """
+    return statistics.median(a - b for a, b in zip(samples, baseline, strict=True))
 
 
 def time_per_call_us(function: Callable[[], Any], calls: int) -> float:

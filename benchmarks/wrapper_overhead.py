@@ -6,7 +6,9 @@ Variants, timed in one process with interleaved repetitions (medians):
     summing, clamping, writing it to ``info``): the reference;
   * the same plus ``RewardPolicyWrapper`` with each built-in policy.
 
-Overhead = variant µs/step - bare µs/step; the ratio is our overhead / the reference's.
+Overhead = variant µs/step - bare µs/step, the median of per-repetition differences (each
+variant run paired with the bare run of the same repetition); the ratio is our overhead over
+the reference's. CPU time is measured, so other load on the machine matters less.
 
 Run: ``.venv/bin/python benchmarks/wrapper_overhead.py [--steps 20000] [--repetitions 15]``
 """
@@ -14,13 +16,20 @@ Run: ``.venv/bin/python benchmarks/wrapper_overhead.py [--steps 20000] [--repeti
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 
 import gymnasium as gym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import clock, interleaved_medians, print_table, save_results
+from _common import (
+    clock,
+    interleaved_samples,
+    paired_median_difference,
+    print_table,
+    save_results,
+)
 
 from rlm_gym import RewardPolicyWrapper
 
@@ -78,13 +87,16 @@ def main(argv: list[str] | None = None) -> dict:
     for policy in POLICIES:
         wrapped = RewardPolicyWrapper(gym.make("CartPole-v1"), policy)
         variants[policy] = stepper(wrapped, args.steps)
-    medians = interleaved_medians(variants, args.repetitions)
+    samples = interleaved_samples(variants, args.repetitions)
+    medians = {name: statistics.median(values) for name, values in samples.items()}
+    overheads = {
+        name: paired_median_difference(values, samples["bare"]) for name, values in samples.items()
+    }
 
-    bare = medians["bare"]
-    reference_overhead = medians["reference"] - bare
+    reference_overhead = overheads["reference"]
     rows, payload = [], {}
     for name, micros in medians.items():
-        overhead = micros - bare
+        overhead = overheads[name]
         ratio = overhead / reference_overhead if name not in ("bare", "reference") else None
         rows.append(
             [name, f"{micros:.2f}", f"{overhead:.2f}", "" if ratio is None else f"{ratio:.2f}x"]

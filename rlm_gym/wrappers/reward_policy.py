@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import fields
@@ -138,6 +139,9 @@ class RewardPolicyWrapper(
         self._policy_name = self._policy.name
         self._names: tuple[str, ...] = tuple(self._policy.component_names)
         self._zeros: dict[str, float] = dict.fromkeys(self._names, 0.0)
+        # Filled with every declared name, the components dict only grows past this when the
+        # policy emitted an undeclared name; free-form policies have no limit.
+        self._max_components = len(self._names) if self._names else sys.maxsize
         if reward_mode not in REWARD_MODES:
             raise unknown_name_error("reward_mode", reward_mode, REWARD_MODES)
         self._add_env_reward = reward_mode == "add"
@@ -272,7 +276,8 @@ class RewardPolicyWrapper(
             )
             action_dict = {"action": action_type, "value": action}
         else:
-            result = action_result_from_info(result)
+            if type(result) is not ActionResult:
+                result = action_result_from_info(result)
             action_dict = info.get("action")
             if action_dict is None:
                 action_dict = {"action": result.action_type}
@@ -290,7 +295,7 @@ class RewardPolicyWrapper(
             value = signal.value
         else:
             components, value = self._weighted_components(emitted, signal.value)
-        if self._names and len(components) != len(self._names):
+        if len(components) > self._max_components:
             self._raise_undeclared(components)
         sums = self._episode_sums
         for name in emitted:
@@ -298,15 +303,15 @@ class RewardPolicyWrapper(
 
         context.history.append((action_dict, result, value))
         context.step += 1
-        self._episode_total += value
+        self._episode_total = episode_total = self._episode_total + value
 
         info["reward_components"] = components
         info["env_reward"] = env_reward
         info["reward_policy"] = self._policy_name
         if terminated or truncated:
             info["episode_reward_components"] = dict(sums)
-            info["episode_reward"] = self._episode_total
-            policy.on_episode_end(context, self._episode_total)
+            info["episode_reward"] = episode_total
+            policy.on_episode_end(context, episode_total)
         reward = env_reward + value if self._add_env_reward else value
         return obs, reward, terminated, truncated, info
 
