@@ -112,7 +112,7 @@ def _console() -> Any:
     require("rich")
     from rich.console import Console
 
-    return Console(width=max(Console().width, 150))
+    return Console(width=max(Console().width, 170))
 
 
 def _print_rows(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
