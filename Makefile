@@ -1,12 +1,15 @@
 # rlm_gym: `make demo` runs the main job, `make test` runs the checks. Both create .venv.
 PYTHON ?= python3
 VENV ?= .venv
+VENV_RAY ?= .venv-ray
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+RAY_PY := $(VENV_RAY)/bin/python
+RAY_PIP := $(RAY_PY) -m pip install --quiet --disable-pip-version-check
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint test-ray bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,18 +25,33 @@ $(VENV)/.dev-installed: pyproject.toml | $(PY)
 	$(PIP) -e ".[dev]"
 	touch $@ $(VENV)/.train-installed
 
+# The main job: PPO on the crawl env with the `crawl` policy, then the evaluation table.
 demo: $(VENV)/.train-installed
-	$(VENV)/bin/rlm-gym compare --env CartPole-v1 --episodes 5
+	$(VENV)/bin/rlm-gym demo
 
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# ruff, then every test (slow training checks run with small budgets) on both cores.
 test: lint
 	$(PY) -m pytest -n 2 -q
+
+# The Ray Tune ablation backend, in its own venv (Ray is an optional extra).
+$(RAY_PY):
+	$(PYTHON) -m venv $(VENV_RAY)
+	$(RAY_PIP) --upgrade pip
+
+$(VENV_RAY)/.installed: pyproject.toml | $(RAY_PY)
+	$(RAY_PIP) $(TORCH_PIN)
+	$(RAY_PIP) -e ".[train,ray]" pytest
+	touch $@
+
+test-ray: $(VENV_RAY)/.installed
+	$(RAY_PY) -m pytest -q tests/training/test_ablation.py -k ray
 
 bench: $(VENV)/.train-installed
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV_RAY) runs .pytest_cache .hypothesis
