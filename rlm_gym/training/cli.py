@@ -182,7 +182,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     if not agents:
         raise ValueError("Give at least one AGENT (a run directory or a baseline) or --baselines")
     order = {name: i for i, name in enumerate(BASELINES)}
-    agents.sort(key=lambda a: order.get(a, len(BASELINES) - 0.5))  # trained before oracle
+    agents.sort(key=lambda a: order.get(a, order["oracle"] - 0.5))  # models before the oracle
     results = [
         evaluate(
             agent,
