@@ -287,14 +287,17 @@ class CrawlEnv(gym.Env):
         truncated = end == OUT_OF_STEPS
         return self._obs.copy(), score, not truncated, truncated, info
 
+    def _stop_now(self) -> tuple[Any, float, bool, float]:
+        """Item blocks, pages, success and elapsed ms if the crawl stopped in this state."""
+        state = self.state
+        pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
+        blocks = item_blocks(self.model, state)
+        return blocks, pages, crawl_success(self.model, state), state[S_TIME]
+
     def crawl_result(self) -> tuple[dict[str, Any], float]:
         """The crawl result of the current state (SPEC §5 shape) and its crawl score."""
         profile = self.profile
-        state = self.state
-        blocks = item_blocks(self.model, state)
-        pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
-        success = crawl_success(self.model, state)
-        time_ms = state[S_TIME]
+        blocks, pages, success, time_ms = self._stop_now()
         result = {
             "success": success,
             "data": build_items(profile.pattern_type, blocks, self._item_offset),
@@ -306,9 +309,20 @@ class CrawlEnv(gym.Env):
             "domain": profile.domain,
         }
         score = terminal_score(
-            profile.pattern_type, blocks, success, pages, time_ms, bool(state[S_ERROR])
+            profile.pattern_type, blocks, success, pages, time_ms, bool(self.state[S_ERROR])
         )
         return result, score
+
+    def potential(self) -> float:
+        """The crawl score the result would get if the crawl stopped now (a shaping potential).
+
+        Equal to ``crawl_result()[1]`` without building the item dicts, so it is cheap enough
+        to call every step (``PotentialShapingWrapper(env, "potential", gamma)``).
+        """
+        blocks, pages, success, time_ms = self._stop_now()
+        return terminal_score(
+            self.profile.pattern_type, blocks, success, pages, time_ms, bool(self.state[S_ERROR])
+        )
 
     # ------------------------------------------------------------------ baselines
     def action_masks(self) -> np.ndarray:

@@ -144,13 +144,9 @@ def _is_final(result: Any) -> bool:
 def crawl_potential(env: gym.Env) -> float:
     """The crawl env's shaping potential: the crawl reward of the result so far.
 
-    ``env.unwrapped.potential()`` when the env defines it, else the score of
-    ``env.unwrapped.crawl_result()`` (the same quantity). Module-level, so it pickles.
+    ``env.unwrapped.potential()`` (``CrawlEnv.potential``). Module-level, so it pickles.
     """
-    unwrapped = env.unwrapped
-    if hasattr(unwrapped, "potential"):
-        return float(unwrapped.potential())
-    return float(unwrapped.crawl_result()[1])
+    return float(env.unwrapped.potential())
 
 
 def make_env(

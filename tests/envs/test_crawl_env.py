@@ -179,3 +179,16 @@ def test_observations_stay_in_the_space():
         for entry in run_episode(env, seed, lambda e: e.random_action()):
             obs = np.asarray(entry[0] if len(entry) == 2 else entry[1], dtype=np.float32)
             assert env.observation_space.contains(obs)
+
+
+def test_potential_equals_the_score_of_stopping_now():
+    import gymnasium as gym
+
+    env = gym.make("rlm_gym/Crawl-v0").unwrapped
+    for seed in range(20):
+        env.reset(seed=seed)
+        done = False
+        while not done:
+            assert env.potential() == env.crawl_result()[1]
+            _, _, terminated, truncated, _ = env.step(env.heuristic_action())
+            done = terminated or truncated
