@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import math
 import multiprocessing
 import os
@@ -13,6 +14,7 @@ import statistics
 import pytest
 
 from rlm_gym.crawl import PATTERN_THRESHOLDS, KnowledgeStore
+from rlm_gym.crawl.store import KnowledgeStoreError
 from tests.crawl import store_workers
 
 
@@ -197,3 +199,50 @@ def test_writer_killed_mid_run_leaves_the_file_intact(tmp_path):
     assert set(acked) <= stored
     count = connection.execute("SELECT count FROM pattern_stats").fetchone()[0]
     assert count == len(stored)
+
+
+def test_a_store_locked_past_its_timeout_says_locked(tmp_path):
+    path = tmp_path / "kb.sqlite"
+    with KnowledgeStore(path) as store:
+        store.record("a.vn", "product_list", "s", 0.9)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        waiting = KnowledgeStore(path, timeout_s=0.05)
+        with pytest.raises(KnowledgeStoreError, match="stayed locked") as caught:
+            waiting.record("b.vn", "product_list", "s", 0.5)
+        assert caught.value.reason == "locked"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert waiting.record("b.vn", "product_list", "s", 0.5) == 2  # usable once released
+    waiting.close()
+
+
+def test_a_store_in_a_missing_directory_names_the_directory(tmp_path):
+    store = KnowledgeStore(tmp_path / "no" / "such" / "kb.sqlite")
+    with pytest.raises(KnowledgeStoreError, match="does not exist") as caught:
+        len(store)
+    assert caught.value.reason == "cannot-open"
+    assert str(tmp_path / "no" / "such") in str(caught.value)
+
+
+def test_a_directory_given_as_the_store_path_is_an_error(tmp_path):
+    with pytest.raises(KnowledgeStoreError, match="is a directory"):
+        len(KnowledgeStore(tmp_path))
+
+
+def test_store_errors_are_os_errors_with_an_errno(tmp_path):
+    path = tmp_path / "kb.sqlite"
+    store = KnowledgeStore(path, max_bytes=20_000)
+    with pytest.raises(OSError) as caught:
+        for index in range(10_000):
+            store.record("a.vn", "product_list", f"s{index}" + "x" * 300, 0.5)
+    assert caught.value.errno == errno.ENOSPC
+    store.close()
+
+
+@pytest.mark.parametrize("max_bytes", [0, -5, 1.5, True, "1k"])
+def test_max_bytes_must_be_a_positive_integer(max_bytes):
+    with pytest.raises(ValueError, match="`max_bytes`"):
+        KnowledgeStore(":memory:", max_bytes=max_bytes)
