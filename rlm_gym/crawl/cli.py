@@ -657,6 +657,9 @@ def _items_result(
         )
     required = _split_names(args.required, "--required") + list(args.schema_fields or [])
     present = {key for item in items if isinstance(item, dict) for key in item}
+    # Header names keep their spaces ("time_of_posting "): match a stripped name to one.
+    padded = {key.strip(): key for key in present if isinstance(key, str) and key != key.strip()}
+    required = [field if field in present else padded.get(field, field) for field in required]
     for field in required:
         if field not in present:
             fields = sorted(str(key) for key in present)

@@ -157,3 +157,198 @@ def test_register_adds_score_to_a_parent_parser():
         False,
     )
     assert callable(args.func)
+
+
+# --- a scraper's own output (items / CSV) ---------------------------------------------------
+
+REALDATA = Path(__file__).resolve().parents[1] / "data" / "realdata"
+CORPUS = [json.loads(line) for line in (REALDATA / "crawls.jsonl").read_text("utf-8").splitlines()]
+
+
+def _raw(prefix):
+    (path,) = (REALDATA / "raw").glob(f"{prefix}_*")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "06",  # CSV
+        "08",  # a single JSON object: one item
+        "12",  # UTF-8 with a BOM; a header name with a trailing space
+        "18",  # a JSON array
+        "20",  # cp1252
+        "21",  # a JSON object holding the list
+        "29",  # pretty-printed objects one after another
+        "30",  # CSV
+    ],
+)
+def test_a_raw_scraper_file_scores_as_its_corpus_crawl(prefix, capsys):
+    crawl = CORPUS[int(prefix) - 1]
+    assert len(crawl["data"]) < 100  # the whole file is in the corpus
+    argv = ["score", _raw(prefix), "--format", "json", "--required"]
+    argv += [",".join(crawl["extraction_schema"]["required"])]
+    argv += ["--pages", str(crawl["navigation_result"]["pages_collected"])]
+    argv += ["--time-ms", str(crawl["execution_time_ms"])]
+    assert main(argv) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert row["reward"] == pytest.approx(crawl_reward(crawl).value, abs=1e-12)
+
+
+def test_the_first_100_rows_of_a_long_file_score_as_the_corpus(tmp_path, capsys):
+    crawl = CORPUS[0]  # jumia: 566 rows in the file, 100 in the corpus
+    raw_lines = Path(_raw("01")).read_text("utf-8").splitlines(keepends=True)
+    cut = tmp_path / "jumia_first_100.csv"
+    cut.write_text("".join(raw_lines[:101]), encoding="utf-8")
+    argv = ["score", str(cut), "--format", "json", "--required"]
+    argv += [",".join(crawl["extraction_schema"]["required"])]
+    argv += ["--pages", str(crawl["navigation_result"]["pages_collected"])]
+    argv += ["--time-ms", str(crawl["execution_time_ms"])]
+    assert main(argv) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert row["reward"] == pytest.approx(crawl_reward(crawl).value, abs=1e-12)
+    assert row["domain"] == "jumia_first_100.csv"
+
+
+def test_items_from_stdin_with_a_pattern_type(monkeypatch, capsys):
+    items = [{"product_name": f"Sofa {i}", "price": f"€ {i + 10}"} for i in range(12)]
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(items).encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    argv = ["score", "-", "--required", "product_name,price", "--pattern-type", "price_extraction"]
+    assert main([*argv, "--format", "json", "--domain", "shop.example"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert (row["pattern_type"], row["domain"]) == ("price_extraction", "shop.example")
+
+
+def test_a_headerless_csv_gets_a_warning_naming_columns(capsys):
+    assert main(["score", _raw("26"), "--format", "json"]) == 0
+    assert "name its columns with --columns" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--required", "name,prise"], "`--required` field 'prise' is in no item"),
+        (["--required", "name,,price"], "`--required` needs comma-separated names"),
+        (["--pages", "0"], "`--pages` must be at least 1, got 0"),
+        (["--time-ms", "nan"], "`--time-ms` must be a finite number >= 0"),
+        (["--pattern-type", "product_lists"], "Did you mean 'product_list'"),
+        (["--delimiter", ";;"], "`--delimiter` must be one character"),
+        (["--encoding", "utf-9"], "Unknown `encoding`"),
+        (["--input-format", "items"], "invalid JSON"),
+    ],
+)
+def test_bad_arguments_for_a_scraper_file_exit_2_with_one_line(argv, message, capsys):
+    assert main(["score", _raw("01"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_items_options_on_a_crawl_results_file_are_refused(capsys):
+    assert main(["score", str(EXAMPLES), "--pages", "3"]) == 2
+    assert "`--pages` is for a scraper's items or CSV" in capsys.readouterr().err
+
+
+def test_required_replaces_the_schema_of_crawl_results(tmp_path, capsys):
+    path = _write(tmp_path, [GOOD])
+    main(["score", path, "--format", "json", "--required", "product_name,sku"])
+    with_required = json.loads(capsys.readouterr().out)["results"][0]["reward"]
+    main(
+        [
+            "score",
+            path,
+            "--format",
+            "json",
+            "--schema-field",
+            "product_name",
+            "--schema-field",
+            "sku",
+        ]
+    )
+    assert json.loads(capsys.readouterr().out)["results"][0]["reward"] == with_required
+
+
+# --- --explain and --bad-rows -----------------------------------------------------------------
+
+DETAILS = {
+    "pattern_type": "review_extraction",
+    "tier": "acceptable",
+    "bucket": "acceptable",
+    "items": 25,
+    "distinct_items": 25,
+    "junk_items": 2,
+    "valid_share": 0.62,
+    "defects": ["rating: invalid on 64 % of distinct items (e.g. '9', '10', '8')"],
+    "fields": {
+        "rating": {"type": "rating", "checked": 25, "invalid": 16, "examples": ["9", "10", "8"]},
+        "text": {"type": "text", "checked": 25, "invalid": 0, "examples": []},
+    },
+}
+
+
+class _FakeSignal:
+    value, components, details = 0.5, {}, DETAILS
+
+
+@pytest.fixture
+def explained(monkeypatch):
+    """Every crawl's details are DETAILS (a hand-made 0.2 details dict)."""
+    monkeypatch.setattr("rlm_gym.crawl.cli.crawl_reward", lambda result: _FakeSignal())
+
+
+def test_explain_table_prints_fields_defects_and_shares(tmp_path, capsys, explained):
+    path = _write(tmp_path, [GOOD])
+    assert main(["score", path, "--policy", "binary", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "items 25, distinct 25, junk 2; valid required values 62.0 %" in out
+    assert "rating: invalid on 64 % of distinct items" in out
+    rating = next(line for line in out.splitlines() if line.split()[:2] == ["rating", "rating"])
+    assert rating.split()[2:6] == ["25", "16", "64.0", "%"]
+    assert "'9', '10', '8'" in rating
+
+
+def test_explain_json_and_csv_carry_the_diagnostics(tmp_path, capsys, explained):
+    path = _write(tmp_path, [GOOD])
+    main(["score", path, "--policy", "binary", "--explain", "--format", "json"])
+    explain = json.loads(capsys.readouterr().out)["results"][0]["explain"]
+    assert explain["fields"]["rating"]["invalid"] == 16
+    assert explain["valid_share"] == 0.62 and explain["junk_items"] == 2
+    main(["score", path, "--policy", "binary", "--explain", "--format", "csv"])
+    row = next(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert row["valid_share"] == "0.62"
+    assert row["defects"].startswith("rating: invalid on 64 %")
+
+
+def test_explain_without_diagnostics_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(_FakeSignal, "details", {"pattern_type": "product_list"})
+    monkeypatch.setattr("rlm_gym.crawl.cli.crawl_reward", lambda result: _FakeSignal())
+    assert main(["score", _write(tmp_path, [GOOD]), "--policy", "binary", "--explain"]) == 0
+    assert "no per-field diagnostics" in capsys.readouterr().out
+
+
+def test_bad_rows_writes_each_rejected_item_with_its_reasons(tmp_path, capsys, monkeypatch):
+    import rlm_gym.crawl
+
+    def check_items(result):
+        return [
+            {"price": (not str(item.get("price")).startswith("N/A"), "placeholder")}
+            for item in result["data"]
+        ]
+
+    monkeypatch.setattr(rlm_gym.crawl, "check_items", check_items, raising=False)
+    crawl = {"success": True, "data": [{"price": "€ 5"}, {"price": "N/A"}, {"price": "N/A "}]}
+    path = _write(tmp_path, [GOOD, json.dumps(crawl)])
+    out = tmp_path / "bad.jsonl"
+    assert main(["score", path, "--format", "csv", "--bad-rows", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert rows == [
+        {"line": 2, "index": 1, "item": {"price": "N/A"}, "reasons": {"price": "placeholder"}},
+        {"line": 2, "index": 2, "item": {"price": "N/A "}, "reasons": {"price": "placeholder"}},
+    ]
+
+
+def test_bad_rows_to_an_unwritable_path_exits_2(tmp_path, capsys):
+    path = _write(tmp_path, [GOOD])
+    assert main(["score", path, "--bad-rows", str(tmp_path / "no" / "bad.jsonl")]) == 2
+    assert "cannot write" in capsys.readouterr().err
