@@ -794,9 +794,9 @@ def _score_and_write(
             raise _CliError(f"cannot write {args.bad_rows}: {error.strerror or error}") from None
     # Without --skip-invalid an invalid line anywhere means no output, so the output waits in
     # a temporary file (memory up to 1 MB, then disk) until the last line is scored.
-    spool = (
-        None if args.skip_invalid else tempfile.SpooledTemporaryFile(2**20, "w+", encoding="utf-8")  # noqa: SIM115
-    )
+    spool = None
+    if not args.skip_invalid:
+        spool = tempfile.SpooledTemporaryFile(2**20, "w+", encoding="utf-8")  # noqa: SIM115
     out = sys.stdout if spool is None else spool
     try:
         scored, invalid = _score_stream(args, policy, lines, out, bad_out, schema_fields)
