@@ -9,6 +9,7 @@ from time import perf_counter
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crawl_env_throughput
+import real_data
 import scorer_throughput
 import training_share
 import wrapper_overhead
@@ -19,6 +20,8 @@ def main() -> None:
     for module in (wrapper_overhead, crawl_env_throughput, scorer_throughput, training_share):
         print(f"\n== {module.__name__} ==")
         module.main([])
+    print("\n== real_data ==")
+    real_data.main(["--save", "--quiet"])
     print(f"\nall benchmarks: {perf_counter() - started:.0f} s; results in benchmarks/results.json")
 
 

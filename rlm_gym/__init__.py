@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from rlm_gym.crawl import CrawlRewardPolicy, KnowledgeStore, classify_pattern_type, crawl_reward
+from rlm_gym.crawl import (
+    CrawlRewardPolicy,
+    KnowledgeStore,
+    check_items,
+    classify_pattern_type,
+    crawl_reward,
+)
 from rlm_gym.envs import CrawlEnv
 from rlm_gym.make import make
 from rlm_gym.policies import (
@@ -27,6 +33,7 @@ __all__ = [
     "RewardPolicyWrapper",
     "PotentialShapingWrapper",
     "crawl_reward",
+    "check_items",
     "CrawlRewardPolicy",
     "KnowledgeStore",
     "classify_pattern_type",

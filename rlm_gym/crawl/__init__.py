@@ -5,6 +5,8 @@ from __future__ import annotations
 from rlm_gym.crawl.config import (
     COMPONENT_NAMES,
     COMPONENT_WEIGHTS,
+    DEFECT_RULES,
+    WEIGHTED_COMPONENTS,
     SCHEMALESS_VALIDATION_WEIGHTS,
     TIME_BUDGETS,
     VALIDATION_WEIGHTS,
@@ -13,6 +15,7 @@ from rlm_gym.crawl.config import (
 from rlm_gym.crawl.fields import FIELD_CHECKS, PLACEHOLDERS, check_field, field_tokens
 from rlm_gym.crawl.patterns import (
     DEFAULT_PATTERN_TYPE,
+    LISTING_TYPES,
     PATTERN_THRESHOLDS,
     PATTERN_TYPES,
     QUANTITY_TARGETS,
@@ -22,11 +25,12 @@ from rlm_gym.crawl.patterns import (
     storage_bucket,
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
-from rlm_gym.crawl.reward import crawl_reward
+from rlm_gym.crawl.reward import check_items, crawl_reward
 from rlm_gym.crawl.store import ADAPTIVE_RULE, KnowledgeStore
 
 __all__ = [
     "crawl_reward",
+    "check_items",
     "CrawlRewardPolicy",
     "KnowledgeStore",
     "classify_pattern_type",
@@ -38,6 +42,9 @@ __all__ = [
     "default_crawl_config",
     "COMPONENT_NAMES",
     "COMPONENT_WEIGHTS",
+    "WEIGHTED_COMPONENTS",
+    "DEFECT_RULES",
+    "LISTING_TYPES",
     "VALIDATION_WEIGHTS",
     "SCHEMALESS_VALIDATION_WEIGHTS",
     "TIME_BUDGETS",

@@ -18,7 +18,10 @@ from rlm_gym.crawl.patterns import DEFAULT_PATTERN_TYPE, PATTERN_THRESHOLDS, QUA
 
 __all__ = [
     "COMPONENT_NAMES",
+    "WEIGHTED_COMPONENTS",
     "COMPONENT_WEIGHTS",
+    "DEFECT_RULES",
+    "EFFICIENCY_ERROR_RULES",
     "VALIDATION_WEIGHTS",
     "SCHEMALESS_VALIDATION_WEIGHTS",
     "TIME_BUDGETS",
@@ -29,7 +32,11 @@ __all__ = [
     "CrawlSettings",
 ]
 
-COMPONENT_NAMES = ("success", "has_data", "validation", "quantity", "efficiency")
+WEIGHTED_COMPONENTS = ("success", "has_data", "validation", "quantity", "efficiency")
+"""The components weighted by config ``weights`` (each weight times a raw score in [0, 1])."""
+
+COMPONENT_NAMES = (*WEIGHTED_COMPONENTS, "defects")
+"""Every component ``crawl_reward`` emits: the weighted five and the ``defects`` penalty."""
 
 COMPONENT_WEIGHTS: dict[str, float] = {
     "success": 0.25,
@@ -59,6 +66,23 @@ TIME_BUDGETS: dict[str, float] = {
 """Efficiency: penalty = min(max, (time_per_page - budget) / span) above the budget; a bonus
 below ``fast_page_ms`` for multi-page crawls."""
 
+DEFECT_RULES: dict[str, float] = {
+    "defect_penalty": 0.15,
+    "max_defects": 3,
+    "defect_min_items": 5,
+    "defect_field_share": 0.20,
+    "defect_duplicate_share": 0.20,
+    "excellent_valid_share": 0.95,
+}
+"""Systematic defects (SPEC §5): with at least ``defect_min_items`` distinct items, a checked
+field invalid on ``defect_field_share`` of them, or exact duplicates making up
+``defect_duplicate_share`` of the rows, is a defect costing ``defect_penalty`` (at most
+``max_defects`` count); "excellent" also needs ``excellent_valid_share`` of the values valid."""
+
+EFFICIENCY_ERROR_RULES = ("any", "graded")
+"""``efficiency_errors``: "any" zeroes efficiency on the first error (the document's rule);
+"graded" scales it by max(0, 1 - ``error_step`` x errors)."""
+
 THRESHOLD_KEYS = ("failure", "success", "excellent", "min_items")
 
 _TABLE_KEYS = (
@@ -87,6 +111,9 @@ def default_crawl_config() -> dict[str, Any]:
             "quantity_targets": QUANTITY_TARGETS,
             "efficiency_cap": 1.0,
             **TIME_BUDGETS,
+            "efficiency_errors": "any",
+            "error_step": 0.25,
+            **DEFECT_RULES,
             "thresholds": PATTERN_THRESHOLDS,
             "knowledge_store": None,
             "adaptive_thresholds": False,
@@ -146,7 +173,7 @@ def check_crawl_config(config: Mapping[str, Any]) -> None:
         ValueError: Unknown component 'valdation' for policy 'crawl'. Did you mean 'validation'? ...
     """
     merged = merge_tables(config)
-    _check_names("component", merged["weights"], COMPONENT_NAMES)
+    _check_names("component", merged["weights"], WEIGHTED_COMPONENTS)
     _check_names("validation sub-score", merged["validation_weights"], tuple(VALIDATION_WEIGHTS))
     _check_names(
         "schemaless validation sub-score",
@@ -169,6 +196,23 @@ def check_crawl_config(config: Mapping[str, Any]) -> None:
             _require(0.0 <= given <= 1.0, key, "in [0, 1]", given)
         else:
             _require(given >= 0.0, key, ">= 0", given)
+    rule = merged["efficiency_errors"]
+    if rule not in EFFICIENCY_ERROR_RULES:
+        raise unknown_name_error(
+            "efficiency_errors rule", rule, EFFICIENCY_ERROR_RULES, "for policy 'crawl'"
+        )
+    _require(0.0 <= merged["error_step"] <= 1.0, "error_step", "in [0, 1]", merged["error_step"])
+    for key in ("defect_penalty", "defect_field_share", "defect_duplicate_share"):
+        _require(0.0 <= merged[key] <= 1.0, key, "in [0, 1]", merged[key])
+    _require(
+        0.0 <= merged["excellent_valid_share"] <= 1.0,
+        "excellent_valid_share",
+        "in [0, 1]",
+        merged["excellent_valid_share"],
+    )
+    for key in ("max_defects", "defect_min_items"):
+        given = merged[key]
+        _require(given >= 0 and float(given).is_integer(), key, "a whole number >= 0", given)
     for name, row in merged["thresholds"].items():
         _check_names(f"threshold of '{name}'", row, THRESHOLD_KEYS)
         where = f"thresholds[{name!r}]"
@@ -215,6 +259,14 @@ class CrawlSettings:
     multi_page_max_penalty: float
     fast_page_ms: float
     fast_page_bonus: float
+    graded_errors: bool
+    error_step: float
+    defect_penalty: float
+    max_defects: int
+    defect_min_items: int
+    defect_field_share: float
+    defect_duplicate_share: float
+    excellent_valid_share: float
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> CrawlSettings:
@@ -224,7 +276,7 @@ class CrawlSettings:
         validation = merged["validation_weights"]
         schemaless = merged["schemaless_validation_weights"]
         return cls(
-            weights=tuple(float(weights[name]) for name in COMPONENT_NAMES),
+            weights=tuple(float(weights[name]) for name in WEIGHTED_COMPONENTS),
             presence_weight=validation["presence"],
             completeness_weight=validation["completeness"],
             quality_weight=validation["quality"],
@@ -235,6 +287,14 @@ class CrawlSettings:
             thresholds={name: dict(row) for name, row in merged["thresholds"].items()},
             efficiency_cap=merged["efficiency_cap"],
             **{key: float(merged[key]) for key in TIME_BUDGETS},
+            graded_errors=merged["efficiency_errors"] == "graded",
+            error_step=float(merged["error_step"]),
+            defect_penalty=float(merged["defect_penalty"]),
+            max_defects=int(merged["max_defects"]),
+            defect_min_items=int(merged["defect_min_items"]),
+            defect_field_share=float(merged["defect_field_share"]),
+            defect_duplicate_share=float(merged["defect_duplicate_share"]),
+            excellent_valid_share=float(merged["excellent_valid_share"]),
         )
 
     def quantity_target(self, pattern_type: str) -> float:

@@ -6,14 +6,18 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from rlm_gym.crawl.fields import field_tokens
+from rlm_gym.crawl.fields import column_type, field_tokens
 
 __all__ = [
     "PATTERN_TYPES",
     "DEFAULT_PATTERN_TYPE",
     "PATTERN_THRESHOLDS",
     "QUANTITY_TARGETS",
-    "PATTERN_RULES",
+    "LISTING_TYPES",
+    "FIELD_ROLES",
+    "field_roles",
+    "classify_columns",
+    "column_types",
     "TIERS",
     "BUCKETS",
     "classify_pattern_type",
@@ -24,6 +28,8 @@ __all__ = [
 
 DEFAULT_PATTERN_TYPE = "generic_extraction"
 
+_LISTING = {"failure": 0.40, "success": 0.70, "excellent": 0.90, "min_items": 5}
+
 PATTERN_THRESHOLDS: dict[str, dict[str, float]] = {
     "article_extraction": {"failure": 0.50, "success": 0.80, "excellent": 0.95, "min_items": 1},
     "contact_info": {"failure": 0.45, "success": 0.75, "excellent": 0.95, "min_items": 1},
@@ -32,70 +38,172 @@ PATTERN_THRESHOLDS: dict[str, dict[str, float]] = {
     "review_extraction": {"failure": 0.35, "success": 0.65, "excellent": 0.85, "min_items": 5},
     "product_with_reviews": {"failure": 0.35, "success": 0.65, "excellent": 0.85, "min_items": 3},
     "generic_extraction": {"failure": 0.35, "success": 0.65, "excellent": 0.85, "min_items": 1},
+    "job_listing": dict(_LISTING),
+    "event_listing": dict(_LISTING),
+    "real_estate_listing": dict(_LISTING),
+    "business_listing": dict(_LISTING),
 }
 """Per pattern type: tier thresholds on the reward and the item count below which the tier is
 capped at "acceptable". The failure column is success - 0.30 (SPEC §5)."""
 
 PATTERN_TYPES: tuple[str, ...] = tuple(PATTERN_THRESHOLDS)
 
-QUANTITY_TARGETS: dict[str, int] = {name: 5 for name in PATTERN_TYPES} | {"product_list": 10}
+LISTING_TYPES = ("job_listing", "event_listing", "real_estate_listing", "business_listing")
+
+QUANTITY_TARGETS: dict[str, int] = {name: 5 for name in PATTERN_TYPES} | dict.fromkeys(
+    ("product_list", *LISTING_TYPES), 10
+)
 """Items needed for a full quantity score, per pattern type (unknown types: generic's)."""
 
 TIERS = ("excellent", "good", "acceptable", "poor")
 BUCKETS = ("successful", "acceptable", "failure")
 
-# Field categories, read off a field name's tokens; the rules below combine them.
-_PRICE = frozenset({"price", "cost", "amount"})
-_DISCOUNT = frozenset({"discount"})
-_NAME = frozenset({"name", "title"})
-_REVIEW_CONTENT = frozenset({"review", "reviews", "comment", "comments", "feedback"})
-_RATING = frozenset({"rating", "stars"})
-_ARTICLE = frozenset({"headline", "title", "content", "body", "article", "post", "author"})
-_ARTICLE |= frozenset({"published"})
-_CONTACT = frozenset({"email", "phone", "address", "contact"})
-_COUNT = frozenset({"count", "num", "number", "total", "qty", "quantity"})
-
-PATTERN_RULES: tuple[tuple[str, frozenset[str]], ...] = (
-    ("product_with_reviews", frozenset({"price", "name", "review_content"})),
-    ("product_list", frozenset({"price", "name"})),
-    ("product_list", frozenset({"product_name"})),
-    ("price_extraction", frozenset({"price_like"})),
-    ("review_extraction", frozenset({"review_like"})),
-    ("article_extraction", frozenset({"article"})),
-    ("contact_info", frozenset({"contact"})),
-)
-"""Ordered rules: the first whose categories are all present in the data names the type."""
+FIELD_ROLES: dict[str, frozenset[str]] = {
+    role: frozenset(words.split())
+    for role, words in {
+        "name": "name names title titles titel titulo título titre tytul tytuł nazwa nombre nom "
+        "nome naam название наименование tên judul product produkt producto produit prodotto "
+        "item model",
+        "product": "product products produkt producto produto produit prodotto item items sku "
+        "товар phẩm",
+        "title": "title titles titel titulo título titre tytul tytuł headline headlines judul "
+        "заголовок название",
+        "headline": "headline headlines heading",
+        "body": "body content contents text article description descriptions summary resume "
+        "résumé excerpt teaser lead isi contenido contenu inhalt tresc treść descripcion "
+        "descripción texto texte текст описание",
+        "author": "author authors autor auteur autore writer byline автор verfasser",
+        "person": "reviewer user username customer guest member buyer",
+        "published": "published publish pubdate posted",
+        "review": "review reviews comment comments feedback testimonial testimonials opinion "
+        "opinions avis reseña reseñas opinión recensione rezension kommentar отзыв отзывы "
+        "ulasan komentar luận",
+        "job": "job jobs position vacancy vacancies career careers opening hiring stelle "
+        "stellenangebot empleo emploi vaga vagas вакансия вакансии lowongan việc",
+        "employer": "company employer firma empresa entreprise unternehmen arbeitgeber "
+        "компания recruiter",
+        "salary": "salary salaries wage wages pay compensation gehalt salario salaire salário "
+        "lương зарплата gaji",
+        "employment": "employment contract seniority experience remote applicants applications "
+        "workplace jornada contrato",
+        "event": "event events concert concerts show shows gig festival performance "
+        "veranstaltung evento evenement événement событие концерт мероприятие",
+        "venue": "venue venues место lieu veranstaltungsort spielstätte sede recinto điểm",
+        "start": "start starts begin starts_at doors",
+        "rent": "rent rental miete kaltmiete warmmiete alquiler loyer aluguel czynsz аренда thuê",
+        "property": "area sqft sqm m2 surface superficie powierzchnia fläche wohnfläche "
+        "rooms room bedrooms bedroom beds bathrooms baths pokoje habitaciones zimmer pièces "
+        "floor etage planta piętro этаж площадь комнаты",
+        "address": "address addresses addr street adresse dirección direccion endereço "
+        "indirizzo adres адрес",
+        "business": "business restaurant restaurants company agency shop store hotel clinic "
+        "firm vendor merchant practice salon",
+        "category": "category categories cuisine cuisines industry industries services "
+        "specialty speciality specialties kategorie categoria categoría küche",
+        "business_category": "cuisine cuisines industry industries specialty speciality "
+        "specialties küche",
+        "contact": "email mail phone telephone tel mobile contact address fax",
+        "discount": "discount discounts sale rabatt descuento remise giảm",
+    }.items()
+}
+"""Multilingual name tokens of the roles the pattern rules read (a field takes every role one of
+its tokens names)."""
 
 
 @lru_cache(maxsize=8192)
-def _field_categories(name: str) -> frozenset[str]:
+def field_roles(name: str) -> frozenset[str]:
+    """The roles a field name's tokens give it (see :data:`FIELD_ROLES`).
+
+    Example:
+        >>> sorted(field_roles("Job Title")), sorted(field_roles("Название"))
+        (['job', 'name', 'title'], ['name', 'title'])
+    """
     tokens = frozenset(field_tokens(name))
-    categories = set()
-    if tokens & _PRICE:
-        categories |= {"price", "price_like"}
-    if tokens & _DISCOUNT:
-        categories.add("price_like")
-    if tokens & _NAME:
-        categories.add("name")
-        if "product" in tokens:
-            categories.add("product_name")
-    # "review_count" counts reviews; it is not review content.
-    if tokens & _REVIEW_CONTENT and not tokens & _COUNT:
-        categories |= {"review_content", "review_like"}
-    if tokens & _RATING:
-        categories.add("review_like")
-    if tokens & _ARTICLE:
-        categories.add("article")
-    if tokens & _CONTACT:
-        categories.add("contact")
-    return frozenset(categories)
+    return frozenset(role for role, words in FIELD_ROLES.items() if tokens & words)
+
+
+def _column_roles(name: str, column_type: str) -> frozenset[str]:
+    """Roles from the name, adjusted by the column's value type: a ``reviews`` column of counts
+    is not review text, and the value type itself (price, rating, date, ...) is a role."""
+    roles = set(field_roles(name))
+    if column_type != "text":
+        roles.discard("review")
+        roles.discard("body")
+    roles.add(column_type)
+    return frozenset(roles)
+
+
+def classify_columns(column_types: Mapping[str, str]) -> str:
+    """The pattern type of a result whose fields have these value types (SPEC §5's order).
+
+    Args:
+        column_types: Field name -> value type (price, rating, count, date, email, phone, url
+            or text), as :func:`rlm_gym.crawl.fields.column_type` gives them.
+
+    Returns:
+        One of :data:`PATTERN_TYPES`.
+
+    Example:
+        >>> classify_columns({"title": "text", "company": "text", "salary": "price"})
+        'job_listing'
+        >>> classify_columns({"Precio": "price", "Superficie": "count"})
+        'real_estate_listing'
+    """
+    roles: set[str] = set()
+    for name, kind in column_types.items():
+        roles |= _column_roles(str(name), kind)
+    has = roles.__contains__
+    price_like = has("price") or has("discount")
+    name_like = has("name")
+    product = has("product") and name_like
+    job_detail = has("employer") or has("salary") or has("employment")
+    if (has("job") or has("employer")) and (has("job") or has("title")) and job_detail:
+        return "job_listing"
+    if ((has("event") or name_like) and has("venue")) or (
+        has("event") and (has("date") or has("start"))
+    ):
+        return "event_listing"
+    business_signals = has("phone") or has("category") or has("rating")
+    if has("rent") or (price_like and has("property")):
+        return "real_estate_listing"
+    if price_like and has("address") and not business_signals:
+        return "real_estate_listing"
+    # A name with a business category (cuisine, industry) and a rating is a business listing
+    # even when a fee is listed: delivery sites show minimum order and delivery costs.
+    if name_like and has("business_category") and has("rating"):
+        return "business_listing"
+    if (price_like or product) and name_like:
+        return "product_with_reviews" if has("review") else "product_list"
+    if price_like:
+        return "price_extraction"
+    person = has("author") or has("person")
+    if has("review") or (has("rating") and (person or has("date")) and not product):
+        return "review_extraction"
+    article = has("headline") or has("author") or has("published")
+    if article or (has("title") and (has("body") or has("date"))):
+        return "article_extraction"
+    # A list of titles and nothing else is a list of headlines.
+    if has("title") and len(column_types) == 1:
+        return "article_extraction"
+    if (
+        (has("business") or name_like)
+        and (has("address") or has("phone"))
+        and (has("category") or has("rating"))
+    ):
+        return "business_listing"
+    if has("email") or has("phone") or has("address") or has("contact"):
+        return "contact_info"
+    return DEFAULT_PATTERN_TYPE
 
 
 def classify_pattern_type(data: Iterable[Any] | None) -> str:
-    """The pattern type of extracted items, from the union of their field names.
+    """The pattern type of extracted items, from their field names and value types.
 
-    Non-dict items are ignored; no items (or none with fields) give ``generic_extraction``.
-    A field counting reviews (``review_count``) is not review content.
+    Every field of every dict item is typed by :func:`rlm_gym.crawl.fields.column_type` (a
+    column of "4.5 out of 5 stars" is a rating whatever its name; a ``reviews`` column of counts
+    is a count, not review text) and the roles of the names and types are matched in SPEC §5's
+    order (:func:`classify_columns`). Non-dict items are ignored; no items (or none with fields)
+    give ``generic_extraction``.
 
     Args:
         data: The extracted items.
@@ -113,17 +221,22 @@ def classify_pattern_type(data: Iterable[Any] | None) -> str:
         >>> classify_pattern_type([{"email": "a@b.vn"}]), classify_pattern_type([])
         ('contact_info', 'generic_extraction')
     """
-    names: set[str] = set()
-    for item in data or ():
+    return classify_columns(column_types(data or ()))
+
+
+def column_types(data: Iterable[Any]) -> dict[str, str]:
+    """Field name -> value type over the dict items of ``data`` (first-seen field order).
+
+    Example:
+        >>> column_types([{"name": "Pho 24", "rating": "4.5 out of 5 stars"}, "junk"])
+        {'name': 'text', 'rating': 'rating'}
+    """
+    columns: dict[Any, list[Any]] = {}
+    for item in data:
         if isinstance(item, dict):
-            names.update(item)
-    categories: set[str] = set()
-    for name in names:
-        categories |= _field_categories(str(name))
-    for pattern_type, needed in PATTERN_RULES:
-        if needed <= categories:
-            return pattern_type
-    return DEFAULT_PATTERN_TYPE
+            for name, value in item.items():
+                columns.setdefault(name, []).append(value)
+    return {str(name): column_type(str(name), values) for name, values in columns.items()}
 
 
 def pattern_thresholds(

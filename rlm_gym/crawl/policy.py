@@ -39,7 +39,8 @@ class CrawlRewardPolicy(RewardPolicy):
 
     Example:
         >>> policy = CrawlRewardPolicy({"weights": {"efficiency": 0.0}})
-        >>> crawl = {"success": True, "data": [{"title": "Giá vàng hôm nay", "body": "..."}],
+        >>> article = {"title": "Giá vàng hôm nay", "body": "Giá vàng tăng mạnh trong phiên sáng."}
+        >>> crawl = {"success": True, "data": [article],
         ...          "navigation_result": {"pages_collected": 1}, "execution_time_ms": 9000}
         >>> result = ActionResult("final", True, metadata={"crawl_result": crawl})
         >>> signal = policy.calculate({"action": "final"}, result, PolicyContext())
@@ -50,7 +51,10 @@ class CrawlRewardPolicy(RewardPolicy):
     """
 
     name = "crawl"
-    description = "Multi-dimensional crawl reward: success, data, validation, quantity, efficiency."
+    description = (
+        "Multi-dimensional crawl reward: success, data, validation, quantity, efficiency, "
+        "systematic defects."
+    )
     component_names = COMPONENT_NAMES
     value_range = (0.0, 1.0)
     # Weights times float raw scores: the components are always Python floats.

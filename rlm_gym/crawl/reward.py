@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.crawl.config import THRESHOLD_KEYS, CrawlSettings, default_crawl_config
-from rlm_gym.crawl.fields import Check, field_check
-from rlm_gym.crawl.patterns import classify_pattern_type, classify_quality_tier, storage_bucket
+from rlm_gym.crawl.judge import MISSING, NOT_AN_ITEM, UNUSABLE_REASONS, Judgement, judge_items
+from rlm_gym.crawl.patterns import classify_quality_tier, storage_bucket
 from rlm_gym.policies.types import RewardSignal
 
 __all__ = [
     "crawl_reward",
+    "check_items",
     "score_crawl_result",
     "required_fields",
-    "validation_scores",
     "pages_collected",
 ]
 
-_MISSING = object()
 _DEFAULT_SETTINGS = CrawlSettings.from_config(default_crawl_config())
 
 
@@ -33,12 +33,15 @@ def crawl_reward(
     config: Mapping[str, Any] | None = None,
     thresholds: Mapping[str, float] | None = None,
 ) -> RewardSignal:
-    """Score one crawl result with the five weighted components of SPEC §5.
+    """Score one crawl result with the components of SPEC §5 (crawl reward 0.2).
 
-    ``components`` hold the weighted contributions (success, has_data, validation, quantity,
-    efficiency), which add up to the value before it is clamped to [0, 1]; ``details`` hold
-    the raw scores, validation's sub-scores, the pattern type, tier, bucket, time per page and
-    time penalty.
+    ``data`` is reduced to its distinct items (exact duplicates count once) and every value is
+    judged by its column's type and context (:func:`check_items` gives the same verdicts per
+    item). ``components`` hold the weighted contributions (success, has_data, validation,
+    quantity, efficiency) and the ``defects`` penalty; they add up to the value before it is
+    clamped to [0, 1]. ``details`` hold the raw scores, validation's sub-scores, the pattern
+    type, tier, bucket, time per page and time penalty, the item counts, the valid share, the
+    systematic defects (readable strings) and per-field diagnostics.
 
     Args:
         result: The crawl result (``success`` and ``data`` required; 1 page, 0 ms and no
@@ -59,9 +62,11 @@ def crawl_reward(
             values of the wrong kind; or if ``config`` / ``thresholds`` are invalid.
 
     Example:
+        >>> data = [{"product_name": f"iPhone 15 ({n})", "price": "$999", "rating": 4.5}
+        ...         for n in range(40)]
         >>> result = {
         ...     "success": True,
-        ...     "data": [{"product_name": "iPhone 15", "price": 999.99, "rating": 4.5}] * 40,
+        ...     "data": data,
         ...     "navigation_result": {"pages_collected": 2, "strategy_used": "url_navigation"},
         ...     "execution_time_ms": 18000,
         ...     "extraction_schema": {"required": ["product_name", "price", "rating"]},
@@ -69,8 +74,12 @@ def crawl_reward(
         >>> signal = crawl_reward(result)
         >>> signal.value, signal.details["pattern_type"], signal.details["tier"]
         (1.0, 'product_list', 'excellent')
-        >>> signal.components
-        {'success': 0.25, 'has_data': 0.15, 'validation': 0.3, 'quantity': 0.15, 'efficiency': 0.15}
+        >>> signal.components["validation"], signal.components["defects"]
+        (0.3, 0.0)
+        >>> broken = {**result, "data": [{**item, "rating": 45} for item in data]}
+        >>> signal = crawl_reward(broken)
+        >>> round(signal.value, 3), signal.details["tier"], signal.details["defects"]
+        (0.82, 'good', ['rating: 100% of 40 distinct items invalid (out of range), e.g. 45'])
     """
     settings = _DEFAULT_SETTINGS if config is None else _validated_settings(config)
     return score_crawl_result(result, settings, schema, pattern_type, thresholds)
@@ -114,10 +123,6 @@ def pages_collected(result: Mapping[str, Any]) -> float:
     return _number(result, "pages_collected", pages)
 
 
-def _has_errors(result: Mapping[str, Any]) -> bool:
-    return bool(result.get("errors")) or bool(result.get("error"))
-
-
 def required_fields(schema: Mapping[str, Any] | Sequence[str] | None) -> tuple[str, ...]:
     """The required field names of a schema (``{"required": [...]}`` or a list of names).
 
@@ -136,96 +141,149 @@ def required_fields(schema: Mapping[str, Any] | Sequence[str] | None) -> tuple[s
     return tuple(fields)
 
 
-@lru_cache(maxsize=1024)
-def _checks_for(fields: tuple[str, ...]) -> tuple[tuple[str, Check], ...]:
-    return tuple((name, field_check(name)) for name in fields)
+@dataclass(slots=True)
+class _Quality:
+    """The item-level scores of a judgement (SPEC §5 "Items" and "Systematic defects")."""
+
+    validation: float
+    presence: float
+    completeness: float
+    quality: float
+    extracted: int
+    valid_share: float
+    defects: list[str]
+    fields: dict[str, dict[str, Any]]
 
 
-def _with_schema(
-    items: Sequence[Any], checks: tuple[tuple[str, Check], ...]
-) -> tuple[float, float, float]:
-    """Summed per-item presence, completeness and quality over the required fields."""
+def _invalid_examples(judgement: Judgement, name: Any, reasons: list[str]) -> list[Any]:
+    """Up to 3 distinct invalid values of field ``name`` (absent values have none to show)."""
+    shown: dict[str, Any] = {}
+    for index, reason in enumerate(reasons):
+        if reason and reason is not MISSING and reason is not NOT_AN_ITEM:
+            value = judgement.distinct[index][name]
+            shown.setdefault(repr(value), value)
+            if len(shown) == 3:
+                break
+    return list(shown.values())
+
+
+def _item_scores(judgement: Judgement) -> tuple[float, float, float, int]:
+    """Summed per-item presence, completeness and quality, and the extracted items."""
+    fields = judgement.fields
+    width = len(fields)
+    rows = zip(*(judgement.reasons[name] for name in fields), strict=True)
     presence = completeness = quality = 0.0
-    share = 1.0 / len(checks)
-    missing = _MISSING
-    for item in items:
-        if not isinstance(item, dict):
+    extracted = 0
+    unusable = UNUSABLE_REASONS
+    if not width:
+        return presence, completeness, quality, extracted
+    for row in rows:
+        passed = row.count("")
+        if passed == width:
+            presence += 1.0
+            completeness += 1.0
+            quality += 1.0
+            extracted += 1
             continue
-        present = complete = passed = 0
-        for name, check in checks:
-            value = item.get(name, missing)
-            if value is missing:
-                continue
-            present += 1
-            if value is None:
-                continue
-            # `fields.is_empty`, inlined: this runs once per field of every item.
-            kind = type(value)
-            if (kind is str or kind is list or kind is dict) and not value:
-                continue
-            complete += 1
-            if check(value):
-                passed += 1
-        if present:
-            presence += present * share
-            completeness += complete * share
-            quality += passed / present
-    return presence, completeness, quality
+        if passed:
+            extracted += 1
+        absent = row.count(MISSING)
+        if judgement.required:
+            present = width - absent - row.count(NOT_AN_ITEM)
+            usable = passed + sum(1 for reason in row if reason and reason not in unusable)
+            presence += present / width
+            completeness += usable / width
+            quality += passed / present if present else 0.0
+        else:
+            own = width - absent
+            if own:
+                usable = passed + sum(1 for reason in row if reason and reason not in unusable)
+                completeness += usable / own
+                quality += passed / own
+    return presence, completeness, quality, extracted
 
 
-def _without_schema(items: Sequence[Any]) -> tuple[float, float]:
-    """Summed per-item completeness and quality over each item's own fields."""
-    completeness = quality = 0.0
-    for item in items:
-        if not isinstance(item, dict) or not item:
-            continue
-        complete = passed = 0
-        for name, value in item.items():
-            if value is None:
-                continue
-            # `fields.is_empty`, inlined: this runs once per field of every item.
-            kind = type(value)
-            if (kind is str or kind is list or kind is dict) and not value:
-                continue
-            complete += 1
-            if field_check(name)(value):
-                passed += 1
-        completeness += complete / len(item)
-        quality += passed / len(item)
-    return completeness, quality
+def _defects(
+    judgement: Judgement, core_invalid: dict[Any, int], rows: int, settings: CrawlSettings
+) -> list[str]:
+    """The systematic defects, as readable strings (none below ``defect_min_items``)."""
+    count = len(judgement.distinct)
+    if count < settings.defect_min_items:
+        return []
+    defects = []
+    for name in judgement.core_fields:
+        share = core_invalid[name] / count
+        if share >= settings.defect_field_share:
+            reasons = judgement.reasons[name]
+            main = Counter(reason for reason in reasons if reason).most_common(1)[0][0]
+            examples = _invalid_examples(judgement, name, reasons)
+            shown = ", ".join(repr(value)[:40] for value in examples)
+            defects.append(
+                f"{name!s}: {share:.0%} of {count} distinct items invalid ({main})"
+                + (f", e.g. {shown}" if shown else "")
+            )
+    duplicates = rows - count
+    if rows and duplicates / rows >= settings.defect_duplicate_share:
+        defects.append(
+            f"duplicate rows: {duplicates} of {rows} rows ({duplicates / rows:.0%}) repeat "
+            "another row exactly"
+        )
+    return defects
 
 
-def validation_scores(
-    items: Sequence[Any], fields: tuple[str, ...], settings: CrawlSettings = _DEFAULT_SETTINGS
-) -> tuple[float, float, float, float]:
-    """Validation score v and its sub-scores (presence, completeness, quality), item-averaged.
-
-    Example:
-        >>> items = [{"headline": "N/A", "author": None, "content": ""},
-        ...          {"headline": "Some title", "author": "Unknown", "content": "Short"}]
-        >>> scores = validation_scores(items, ("headline", "author", "content"))
-        >>> [round(score, 6) for score in scores]
-        [0.7, 1.0, 0.666667, 0.333333]
-    """
-    count = len(items)
-    if not count:
-        return 0.0, 0.0, 0.0, 0.0
-    if fields:
-        presence, completeness, quality = _with_schema(items, _checks_for(fields))
+def _assess(judgement: Judgement, rows: int, settings: CrawlSettings) -> _Quality:
+    """Validation, its sub-scores, extracted items, valid share, defects and field diagnostics."""
+    count = len(judgement.distinct)
+    presence, completeness, quality, extracted = _item_scores(judgement)
+    if count:
         presence, completeness, quality = presence / count, completeness / count, quality / count
-        score = (
+    if not judgement.required:
+        presence = 1.0 if count else 0.0
+        validation = min(
+            settings.schemaless_cap,
+            settings.schemaless_completeness_weight * completeness
+            + settings.schemaless_quality_weight * quality,
+        )
+    else:
+        validation = (
             settings.presence_weight * presence
             + settings.completeness_weight * completeness
             + settings.quality_weight * quality
         )
-        return score, presence, completeness, quality
-    completeness, quality = _without_schema(items)
-    completeness, quality = completeness / count, quality / count
-    score = (
-        settings.schemaless_completeness_weight * completeness
-        + settings.schemaless_quality_weight * quality
+    core = judgement.core_fields
+    # Absent from an item counts as invalid there, for the defects and the valid share.
+    core_invalid = {name: count - judgement.reasons[name].count("") for name in core}
+    checked_values = count * len(core)
+    valid_share = 1.0 - sum(core_invalid.values()) / checked_values if checked_values else 0.0
+    fields: dict[str, dict[str, Any]] = {}
+    for name, reasons in judgement.reasons.items():
+        checked = count if judgement.required else count - reasons.count(MISSING)
+        fields[str(name)] = {
+            "type": judgement.types[name],
+            "checked": checked,
+            "invalid": checked - reasons.count(""),
+            "examples": _invalid_examples(judgement, name, reasons),
+        }
+    return _Quality(
+        validation,
+        presence,
+        completeness,
+        quality,
+        extracted,
+        valid_share,
+        _defects(judgement, core_invalid, rows, settings),
+        fields,
     )
-    return min(score, settings.schemaless_cap), 1.0, completeness, quality
+
+
+def _error_count(result: Mapping[str, Any]) -> int:
+    errors = result.get("errors")
+    count = 0
+    if errors:
+        count = len(errors) if isinstance(errors, (list, tuple)) else 1
+    if result.get("error"):
+        count += 1
+    return count
 
 
 def _time_penalty(time_per_page_ms: float, pages: float, settings: CrawlSettings) -> float:
@@ -256,6 +314,82 @@ def _resolve_thresholds(
     return {**row, **thresholds}
 
 
+def _checked_result(
+    result: Mapping[str, Any], schema: Mapping[str, Any] | Sequence[str] | None
+) -> tuple[Sequence[Any], tuple[str, ...]]:
+    """The result's items and required fields, after checking its shape (SPEC §7)."""
+    if not _is_mapping(result):
+        raise _bad_result(f"expected a dict, got {type(result).__name__} {result!r:.80}")
+    if "success" not in result or "data" not in result:
+        missing = " and ".join(f"`{key}`" for key in ("success", "data") if key not in result)
+        raise _bad_result(f"missing {missing} (a crawl result needs `success` and `data`)")
+    data = result["data"]
+    if data is None:
+        data = ()
+    elif not isinstance(data, (list, tuple)):
+        raise _bad_result(f"expected `data` to be a list of items, got {type(data).__name__}")
+    if schema is None:
+        schema = result.get("extraction_schema")
+    return data, required_fields(schema)
+
+
+def _given_pattern_type(result: Mapping[str, Any], pattern_type: str | None) -> str | None:
+    """The pattern type given by the caller or the result (None: classify the data)."""
+    if pattern_type is None:
+        pattern_type = result.get("pattern_type") or None
+    if pattern_type is not None and not isinstance(pattern_type, str):
+        raise _bad_result(f"expected `pattern_type` to be a string, got {pattern_type!r}")
+    return pattern_type
+
+
+def check_items(
+    result: Mapping[str, Any], schema: Mapping[str, Any] | Sequence[str] | None = None
+) -> list[dict[Any, tuple[bool, str]]]:
+    """The verdict on every checked field of every item: the judgement ``crawl_reward`` uses.
+
+    One dict per item of ``result["data"]``, in order and duplicates included, mapping each
+    checked field (the required fields; with none, the item's own fields) to ``(valid,
+    reason)``: reason ``""`` when valid, else a short phrase ("missing", "placeholder", "not a
+    price", "header row", "shifted column", "page-wide value", "mis-encoded text", ...).
+    Column-context checks see the whole result. A non-dict item maps each required field to
+    ``(False, "not a dict item")`` (``{}`` with no required fields). Use it to drop the bad rows
+    of a scrape.
+
+    Args:
+        result: The crawl result (``success`` and ``data`` required).
+        schema: As for :func:`crawl_reward`.
+
+    Returns:
+        The per-item verdicts.
+
+    Raises:
+        ValueError: If ``result`` is not a crawl result (as :func:`crawl_reward`).
+
+    Example:
+        >>> rows = [{"name": "Phở 24", "price": "45.000đ"}, {"name": "N/A", "price": "Liên hệ"}]
+        >>> check_items({"success": True, "data": rows, "extraction_schema": ["name", "price"]})
+        [{'name': (True, ''), 'price': (True, '')}, {'name': (False, 'placeholder'), \
+'price': (False, 'not a price')}]
+    """
+    data, fields = _checked_result(result, schema)
+    judgement = judge_items(data, fields, _given_pattern_type(result, None))
+    names = judgement.fields
+    per_item = [
+        {
+            name: (not reason, reason)
+            for name, reason in zip(names, row, strict=True)
+            if reason is not MISSING
+        }
+        if not fields
+        else {name: (not reason, reason) for name, reason in zip(names, row, strict=True)}
+        for row in zip(*(judgement.reasons[name] for name in names), strict=True)
+    ]
+    if not names:
+        per_item = [{} for _ in judgement.distinct]
+    # Duplicate rows share their distinct item's verdicts (each row gets its own dict).
+    return [dict(per_item[index]) for index in judgement.row_index]
+
+
 def score_crawl_result(
     result: Mapping[str, Any],
     settings: CrawlSettings = _DEFAULT_SETTINGS,
@@ -264,65 +398,66 @@ def score_crawl_result(
     thresholds: Mapping[str, float] | None = None,
 ) -> RewardSignal:
     """:func:`crawl_reward` with prepared :class:`CrawlSettings` (no config validation)."""
-    if not _is_mapping(result):
-        raise _bad_result(f"expected a dict, got {type(result).__name__} {result!r:.80}")
-    if "success" not in result or "data" not in result:
-        missing = " and ".join(f"`{key}`" for key in ("success", "data") if key not in result)
-        raise _bad_result(f"missing {missing} (a crawl result needs `success` and `data`)")
+    data, fields = _checked_result(result, schema)
     success = result["success"]
     if success is not True and success is not False and success not in (True, False):
         raise _bad_result(f"expected `success` to be a bool, got {success!r}")
-    data = result["data"]
-    if data is None:
-        data = ()
-    elif not isinstance(data, (list, tuple)):
-        raise _bad_result(f"expected `data` to be a list of items, got {type(data).__name__}")
     pages = pages_collected(result)
     execution_ms = _number(result, "execution_time_ms", result.get("execution_time_ms", 0.0))
-    if schema is None:
-        schema = result.get("extraction_schema")
-    fields = required_fields(schema)
-    if pattern_type is None:
-        pattern_type = result.get("pattern_type") or classify_pattern_type(data)
-    if not isinstance(pattern_type, str):
-        raise _bad_result(f"expected `pattern_type` to be a string, got {pattern_type!r}")
+    judgement = judge_items(data, fields, _given_pattern_type(result, pattern_type))
+    pattern_type = judgement.pattern_type
 
+    assessed = _assess(judgement, len(data), settings)
     success_score = 1.0 if success else 0.0
-    has_data = 1.0 if data else 0.0
-    validation, presence, completeness, quality = validation_scores(data, fields, settings)
-    quantity = min(1.0, len(data) / settings.quantity_target(pattern_type))
+    has_data = 1.0 if assessed.extracted else 0.0
+    quantity = min(1.0, assessed.extracted / settings.quantity_target(pattern_type))
     time_per_page_ms = execution_ms / max(1.0, pages)
     time_penalty = _time_penalty(time_per_page_ms, pages, settings)
-    efficiency = 0.0
-    if not _has_errors(result):
-        efficiency = min(settings.efficiency_cap, max(0.0, 1.0 - time_penalty))
+    errors = _error_count(result)
+    if settings.graded_errors:
+        no_errors = max(0.0, 1.0 - settings.error_step * errors)
+    else:
+        no_errors = 0.0 if errors else 1.0
+    efficiency = no_errors * min(settings.efficiency_cap, max(0.0, 1.0 - time_penalty))
+    defect_count = min(len(assessed.defects), settings.max_defects)
 
     w_success, w_has_data, w_validation, w_quantity, w_efficiency = settings.weights
     components = {
         "success": w_success * success_score,
         "has_data": w_has_data * has_data,
-        "validation": w_validation * validation,
+        "validation": w_validation * assessed.validation,
         "quantity": w_quantity * quantity,
         "efficiency": w_efficiency * efficiency,
+        "defects": 0.0 - settings.defect_penalty * defect_count,
     }
     total = sum(components.values())
     value = 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
     in_force = _resolve_thresholds(settings, pattern_type, thresholds)
-    tier = classify_quality_tier(value, in_force, len(data))
+    tier = classify_quality_tier(value, in_force, assessed.extracted)
+    if tier == "excellent" and assessed.valid_share < settings.excellent_valid_share:
+        tier = "good"
     details = {
         "success": success_score,
         "has_data": has_data,
-        "validation": validation,
+        "validation": assessed.validation,
         "quantity": quantity,
         "efficiency": efficiency,
-        "presence": presence,
-        "completeness": completeness,
-        "quality": quality,
+        "presence": assessed.presence,
+        "completeness": assessed.completeness,
+        "quality": assessed.quality,
         "pattern_type": pattern_type,
         "tier": tier,
         "bucket": storage_bucket(value, in_force),
         "time_per_page_ms": time_per_page_ms,
         "time_penalty": time_penalty,
+        "items": len(data),
+        "distinct_items": len(judgement.distinct),
+        "junk_items": len(judgement.distinct) - assessed.extracted,
+        "valid_share": assessed.valid_share,
+        "defects": assessed.defects,
+        "fields": assessed.fields,
     }
     explanation = f"crawl reward {value:.4f}: {pattern_type}, tier {tier}"
+    if assessed.defects:
+        explanation += f", {len(assessed.defects)} systematic defect(s)"
     return RewardSignal(value, components, explanation, details)

@@ -31,28 +31,40 @@ def example_1_arithmetic() -> dict[str, Any]:
 
 
 def example_1_document() -> dict[str, Any]:
-    """The document's Example 1 data: 40 complete, valid products."""
-    data = [{"product_name": "iPhone 15", "price": 999.99, "rating": 4.5}] * 20
-    data += [{"product_name": "MacBook Pro", "price": 2499.99, "rating": 4.8}] * 20
+    """The document's Example 1 data: 40 distinct, complete, valid products (SPEC §5)."""
+    data = [
+        {"product_name": f"iPhone 15 ({index})", "price": 999.99 + index, "rating": 4.5}
+        for index in range(20)
+    ]
+    data += [
+        {"product_name": f"MacBook Pro ({index})", "price": 2499.99 + index, "rating": 4.8}
+        for index in range(20)
+    ]
     return _result(data, 2, 18000, None, PRODUCT_SCHEMA)
 
 
 def example_2_arithmetic() -> dict[str, Any]:
-    """100 items, 2 pages, 40 s: presence 0.67, completeness 0.53, quality 0.60."""
+    """100 distinct items, 2 pages, 40 s: presence 0.67, completeness 0.53, quality 0.60.
+
+    The all-null rows differ by a field outside the schema, so all 100 are distinct.
+    """
     complete = [_product(i) for i in range(39)]
     two_fields = [{"product_name": f"Máy {i}", "price": 1299.99} for i in range(21)]
-    all_null = [{"product_name": None, "price": None, "rating": None}] * 14
+    all_null = [{"product_name": None, "price": None, "rating": None, "row": i} for i in range(14)]
     no_fields = [{"sku": f"SKU-{i}"} for i in range(26)]
     data = complete + two_fields + all_null + no_fields
     return _result(data, 2, 40000, "product_list", PRODUCT_SCHEMA, domain="shopee.vn")
 
 
 def example_3_arithmetic() -> dict[str, Any]:
-    """2 items x 50 required fields, 1 page, 45 s: presence 1, completeness 0.33, quality 0.25."""
+    """2 items x 50 required fields, 1 page, 45 s: presence 1, completeness 0.33, quality 0.25.
+
+    Complete but invalid values are one-character texts (usable, yet too short to pass).
+    """
     fields = [f"field_{index:02d}" for index in range(50)]
 
-    def item(complete: int, placeholders: int) -> dict[str, Any]:
-        values = ["Nội dung"] * (complete - placeholders) + ["N/A"] * placeholders
+    def item(complete: int, invalid: int) -> dict[str, Any]:
+        values = ["Nội dung"] * (complete - invalid) + ["x"] * invalid
         values += [None] * (50 - complete)
         return dict(zip(fields, values, strict=True))
 

@@ -30,12 +30,27 @@ EPS = 1e-9
         (["sku", "price"], "price_extraction"),
         (["sku", "discount"], "price_extraction"),
         (["reviewer", "rating", "comment"], "review_extraction"),
-        (["stars"], "review_extraction"),
+        (["stars"], "generic_extraction"),
         (["title", "body"], "article_extraction"),
         (["published", "url"], "article_extraction"),
         (["email", "phone", "address"], "contact_info"),
         (["contact_person"], "contact_info"),
         (["url", "image"], "generic_extraction"),
+        (["Job Title", "Company Name", "Location"], "job_listing"),
+        (["title", "company", "location", "job_type"], "job_listing"),
+        (["position", "salary"], "job_listing"),
+        (["event_name", "venue", "start_date"], "event_listing"),
+        (["Название", "Дата", "Место"], "event_listing"),
+        (["event", "starts_at"], "event_listing"),
+        (["cena", "powierzchnia", "dzielnica"], "real_estate_listing"),
+        (["Precio", "Superficie", "Descripcion"], "real_estate_listing"),
+        (["title", "price", "address", "seller"], "real_estate_listing"),
+        (["kaltmiete", "zimmer"], "real_estate_listing"),
+        (["business_name", "address", "phone", "category"], "business_listing"),
+        (["name", "rating_score", "cuisines", "cost"], "business_listing"),
+        (["name", "phone", "address"], "contact_info"),
+        (["title"], "article_extraction"),
+        (["Product Name", "Brand", "Reviews"], "product_with_reviews"),
     ],
 )
 def test_classify_pattern_type(fields, expected):
@@ -66,6 +81,10 @@ def test_threshold_table_matches_the_spec():
             "min_items": 3,
         },
         "generic_extraction": {"failure": 0.35, "success": 0.65, "excellent": 0.85, "min_items": 1},
+        "job_listing": {"failure": 0.4, "success": 0.7, "excellent": 0.9, "min_items": 5},
+        "event_listing": {"failure": 0.4, "success": 0.7, "excellent": 0.9, "min_items": 5},
+        "real_estate_listing": {"failure": 0.4, "success": 0.7, "excellent": 0.9, "min_items": 5},
+        "business_listing": {"failure": 0.4, "success": 0.7, "excellent": 0.9, "min_items": 5},
     }
 
 
@@ -75,10 +94,27 @@ def test_failure_threshold_is_success_minus_030(pattern_type):
     assert row["failure"] == pytest.approx(row["success"] - 0.30)
 
 
-def test_quantity_target_is_ten_for_product_list_and_five_otherwise():
+def test_quantity_target_is_ten_for_product_list_and_listings_and_five_otherwise():
+    tens = {"product_list", "job_listing", "event_listing", "real_estate_listing"}
+    tens.add("business_listing")
     assert {name: QUANTITY_TARGETS[name] for name in PATTERN_TYPES} == {
-        name: 10 if name == "product_list" else 5 for name in PATTERN_TYPES
+        name: 10 if name in tens else 5 for name in PATTERN_TYPES
     }
+
+
+def test_a_reviews_column_of_counts_is_not_review_text():
+    data = [{"name": f"Ấm {i}", "price": "199.000đ", "reviews": f"({i + 1},920)"} for i in range(5)]
+    assert classify_pattern_type(data) == "product_list"
+
+
+def test_a_rating_with_a_reviewer_and_a_date_is_a_review():
+    data = [{"reviewer": "Ana", "stars": 4, "date": f"2024-03-0{i}"} for i in range(1, 4)]
+    assert classify_pattern_type(data) == "review_extraction"
+
+
+def test_a_column_of_star_ratings_is_a_rating_whatever_its_name():
+    data = [{"reviewer": "Ana", "x": f"{i}.5 out of 5 stars"} for i in range(1, 4)]
+    assert classify_pattern_type(data) == "review_extraction"
 
 
 def test_unknown_pattern_type_uses_generic_thresholds():

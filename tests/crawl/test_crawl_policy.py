@@ -18,10 +18,17 @@ def _final_result(crawl):
     return ActionResult("final", crawl["success"], metadata={"crawl_result": crawl})
 
 
-def test_registered_as_crawl_with_five_components_in_unit_range():
+def test_registered_as_crawl_with_six_components_in_unit_range():
     policy = PolicyRegistry.get_reward("crawl")
     assert isinstance(policy, CrawlRewardPolicy)
-    assert policy.component_names == ("success", "has_data", "validation", "quantity", "efficiency")
+    assert policy.component_names == (
+        "success",
+        "has_data",
+        "validation",
+        "quantity",
+        "efficiency",
+        "defects",
+    )
     assert policy.value_range == (0.0, 1.0)
 
 
@@ -79,7 +86,7 @@ def test_unknown_weight_name_lists_the_components():
 
 def test_on_episode_end_records_the_last_scored_crawl(tmp_path):
     path = tmp_path / "kb.sqlite"
-    policy = CrawlRewardPolicy({"knowledge_store": str(path)})
+    policy = CrawlRewardPolicy({"knowledge_store": str(path), "defect_penalty": 0.0})
     context = PolicyContext()
     policy.on_episode_start(context)
     crawl = examples.picare_arithmetic()
@@ -100,7 +107,7 @@ def test_on_episode_end_records_the_last_scored_crawl(tmp_path):
             40,
             2,
             33847.0,
-            "excellent",
+            "good",
             "successful",
         )
     ]

@@ -24,7 +24,16 @@ DETAIL_KEYS = {
     "bucket",
     "time_per_page_ms",
     "time_penalty",
+    "items",
+    "distinct_items",
+    "junk_items",
+    "valid_share",
+    "defects",
+    "fields",
 }
+# The document's arithmetic examples predate systematic defects: they check the five weighted
+# components with the defect penalty off (SPEC §5: "These check the arithmetic only").
+ARITHMETIC = {"defect_penalty": 0.0}
 
 
 def test_example_1_recomputed_gives_09955():
@@ -51,7 +60,7 @@ def test_example_1_document_data_gives_reward_one():
 
 
 def test_example_2_recomputed_gives_08654():
-    signal = crawl_reward(examples.example_2_arithmetic())
+    signal = crawl_reward(examples.example_2_arithmetic(), config=ARITHMETIC)
     details = signal.details
     assert (details["presence"], details["completeness"], details["quality"]) == pytest.approx(
         (0.67, 0.53, 0.60), abs=TOL
@@ -78,25 +87,35 @@ def test_example_3_recomputed_gives_07447_and_bucket_acceptable():
     assert details["tier"] == "acceptable"
 
 
-def test_example_3_document_data_gives_07825():
+def test_example_3_document_data_gives_07225():
     signal = crawl_reward(examples.example_3_document())
     details = signal.details
     assert details["pattern_type"] == "article_extraction"
     assert (details["presence"], details["completeness"], details["quality"]) == pytest.approx(
-        (1.0, 2 / 3, 1 / 3), abs=TOL
+        (1.0, 1 / 3, 1 / 3), abs=TOL
     )
-    assert details["validation"] == pytest.approx(0.70, abs=TOL)
-    assert signal.value == pytest.approx(0.7825, abs=TOL)
+    assert details["validation"] == pytest.approx(0.60, abs=TOL)
+    assert (details["items"], details["distinct_items"], details["junk_items"]) == (2, 2, 1)
+    assert details["quantity"] == pytest.approx(1 / 5, abs=TOL)
+    assert details["defects"] == []
+    assert signal.components["defects"] == 0.0
+    assert signal.value == pytest.approx(0.7225, abs=TOL)
+    assert (details["tier"], details["bucket"]) == ("acceptable", "acceptable")
 
 
-def test_picare_recomputed_gives_091859_excellent():
-    signal = crawl_reward(examples.picare_arithmetic())
+def test_picare_recomputed_gives_091859():
+    signal = crawl_reward(examples.picare_arithmetic(), config=ARITHMETIC)
     assert signal.details["validation"] == pytest.approx(0.75, abs=TOL)
     assert signal.details["time_per_page_ms"] == pytest.approx(16923.5)
     assert signal.details["efficiency"] == pytest.approx(1 - 1923.5 / 45000, abs=TOL)
     assert signal.details["efficiency"] == pytest.approx(0.957256, abs=5e-7)
     assert signal.value == pytest.approx(0.91859, abs=5e-6)
-    assert signal.details["tier"] == "excellent"
+
+
+def test_picare_with_a_quarter_of_junk_rows_is_not_excellent():
+    signal = crawl_reward(examples.picare_arithmetic(), config=ARITHMETIC)
+    assert signal.details["valid_share"] == pytest.approx(0.75)
+    assert signal.details["tier"] == "good"
 
 
 def test_components_are_the_weighted_scores_and_add_up_to_the_value():
@@ -106,6 +125,7 @@ def test_components_are_the_weighted_scores_and_add_up_to_the_value():
     assert tuple(signal.components) == COMPONENT_NAMES
     for name, weight in weights.items():
         assert signal.components[name] == pytest.approx(weight * signal.details[name], abs=TOL)
+    assert signal.components["defects"] == pytest.approx(-0.15 * len(signal.details["defects"]))
     assert signal.value == pytest.approx(sum(signal.components.values()), abs=TOL)
 
 
@@ -171,29 +191,33 @@ def test_without_schema_validation_is_capped_at_085():
 
 
 def test_without_schema_items_are_judged_on_their_own_fields():
-    result = {"success": True, "data": [{"title": "Tin", "author": "N/A"}, {"title": None}]}
+    result = {"success": True, "data": [{"title": "Tin tức", "author": "N/A"}, {"title": None}]}
     details = crawl_reward(result).details
-    assert details["completeness"] == pytest.approx((1.0 + 0.0) / 2)
+    assert details["completeness"] == pytest.approx((0.5 + 0.0) / 2)
     assert details["quality"] == pytest.approx((0.5 + 0.0) / 2)
-    assert details["validation"] == pytest.approx(0.5 * 0.5 + 0.5 * 0.25)
+    assert details["validation"] == pytest.approx(0.5 * 0.25 + 0.5 * 0.25)
 
 
 def test_non_dict_items_score_zero_but_count():
     result = examples.example_1_document()
     result["data"] = [*result["data"][:3], "<div>broken</div>", None, 42]
-    assert crawl_reward(result).details["validation"] == pytest.approx(0.5)
+    details = crawl_reward(result).details
+    assert details["validation"] == pytest.approx(0.5)
+    assert details["junk_items"] == 3
 
 
 def test_pattern_type_argument_wins_and_unknown_types_use_generic_thresholds():
     signal = crawl_reward(examples.example_3_document(), pattern_type="recipes")
     assert signal.details["pattern_type"] == "recipes"
-    assert signal.details["quantity"] == pytest.approx(2 / 5)
+    assert signal.details["quantity"] == pytest.approx(1 / 5)
     assert signal.details["bucket"] == "successful"
 
 
 def test_thresholds_argument_changes_tier_and_bucket():
     result = examples.example_2_arithmetic()
-    signal = crawl_reward(result, thresholds={"success": 0.87, "excellent": 0.95})
+    signal = crawl_reward(
+        result, thresholds={"success": 0.87, "excellent": 0.95}, config=ARITHMETIC
+    )
     assert signal.details["tier"] == "acceptable"
     assert signal.details["bucket"] == "acceptable"
 
@@ -245,7 +269,7 @@ def test_config_overrides_merge_into_the_weight_table():
 
 def test_config_quantity_target_override():
     signal = crawl_reward(
-        examples.example_3_document(), config={"quantity_targets": {"article_extraction": 2}}
+        examples.example_3_document(), config={"quantity_targets": {"article_extraction": 1}}
     )
     assert signal.details["quantity"] == 1.0
 
@@ -278,13 +302,3 @@ def test_default_call_path_does_not_revalidate(monkeypatch):
 
     monkeypatch.setattr(reward_module, "_validated_settings", fail)
     assert crawl_reward(examples.example_1_document()).value == pytest.approx(1.0)
-
-
-def test_required_field_checks_are_prepared_once_per_schema():
-    from rlm_gym.crawl.reward import _checks_for
-
-    result = examples.example_1_document()
-    crawl_reward(result)
-    hits = _checks_for.cache_info().hits
-    crawl_reward(result)
-    assert _checks_for.cache_info().hits == hits + 1

@@ -1,0 +1,186 @@
+"""Agreement of the crawl reward with a crawl-quality expert on real scraper outputs.
+
+Reads a labelled corpus (``crawls.jsonl`` + ``labels.json``, the format of
+``tests/data/realdata/README.md``) and prints the four figures SPEC §5 sets bars for:
+
+- valid accepted: labelled-valid values that ``check_items`` accepts (bar 0.95);
+- invalid rejected: labelled-invalid values that ``check_items`` rejects (bar 0.85);
+- pattern type: crawls whose classified type is one of the acceptable ones (bar 0.90);
+- tier agreement: crawls whose tier follows the verdict — clean: good or excellent; flawed: not
+  excellent; broken: acceptable or poor (bar 0.85).
+
+Each labelled value is judged inside its own crawl, through ``check_items`` (column context
+included), on the first item that holds it. Every disagreement is printed. With
+``--save`` the figures go to ``benchmarks/results.json`` (``make bench`` does this).
+
+Usage:
+    python benchmarks/real_data.py [--data DIR] [--save] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import save_results
+
+from rlm_gym.crawl import check_items, crawl_reward
+
+DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "realdata"
+
+BARS = {
+    "valid_accepted": 0.95,
+    "invalid_rejected": 0.85,
+    "pattern_type": 0.90,
+    "tier_agreement": 0.85,
+}
+
+TIERS_FOR_VERDICT = {
+    "clean": ("excellent", "good"),
+    "flawed": ("good", "acceptable", "poor"),
+    "broken": ("acceptable", "poor"),
+}
+
+
+def load_corpus(data_dir: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``(crawl result, label)`` pairs of a labelled corpus directory, in order."""
+    with open(data_dir / "crawls.jsonl", encoding="utf-8") as stream:
+        crawls = [json.loads(line) for line in stream if line.strip()]
+    labels = json.loads((data_dir / "labels.json").read_text(encoding="utf-8"))
+    if len(crawls) != len(labels):
+        raise ValueError(f"{data_dir}: {len(crawls)} crawls but {len(labels)} labels")
+    return list(zip(crawls, labels, strict=True))
+
+
+_ABSENT = object()
+
+
+def _verdict_of(
+    items: Sequence[Any], verdicts: list[dict[Any, tuple[bool, str]]], field: str, value: Any
+) -> tuple[bool, str] | None:
+    """The verdict on ``field`` of the first item holding ``value`` there (``None`` in a label
+    means the key is absent from the item)."""
+    for item, verdict in zip(items, verdicts, strict=True):
+        if not isinstance(item, dict) or field not in verdict:
+            continue
+        held = item.get(field, _ABSENT)
+        if (value is None and held is _ABSENT) or (held is not _ABSENT and held == value):
+            return verdict[field]
+    return None
+
+
+def measure(data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
+    """The four agreement figures and every disagreement, for one labelled corpus."""
+    values = {True: [0, 0], False: [0, 0]}  # label -> [agreed, total]
+    disagreements: list[str] = []
+    typed = tiers = 0
+    per_crawl = []
+    corpus = load_corpus(data_dir)
+    for crawl, label in corpus:
+        line = label["line"]
+        verdicts = check_items(crawl)
+        for entry in label["values"]:
+            found = _verdict_of(crawl["data"], verdicts, entry["field"], entry["value"])
+            if found is None:
+                raise ValueError(f"line {line}: labelled value not in the crawl: {entry}")
+            accepted, reason = found
+            counts = values[entry["valid"]]
+            counts[1] += 1
+            if accepted == entry["valid"]:
+                counts[0] += 1
+            else:
+                what = "rejected valid" if entry["valid"] else "accepted invalid"
+                disagreements.append(
+                    f"line {line} {label['domain']}: {what} {entry['field']}="
+                    f"{json.dumps(entry['value'], ensure_ascii=False)[:70]}"
+                    f" ({reason or 'valid'}; label: {entry['why'][:60]})"
+                )
+        signal = crawl_reward(crawl)
+        details = signal.details
+        type_ok = details["pattern_type"] in label["pattern_types"]
+        tier_ok = details["tier"] in TIERS_FOR_VERDICT[label["verdict"]]
+        typed += type_ok
+        tiers += tier_ok
+        if not type_ok:
+            disagreements.append(
+                f"line {line} {label['domain']}: pattern type {details['pattern_type']}, "
+                f"acceptable {label['pattern_types']}"
+            )
+        if not tier_ok:
+            disagreements.append(
+                f"line {line} {label['domain']}: tier {details['tier']} "
+                f"(reward {signal.value:.3f}, valid share {details['valid_share']:.2f}, "
+                f"defects {len(details['defects'])}) for a {label['verdict']} crawl"
+            )
+        per_crawl.append(
+            {
+                "line": line,
+                "domain": label["domain"],
+                "verdict": label["verdict"],
+                "reward": round(signal.value, 4),
+                "tier": details["tier"],
+                "pattern_type": details["pattern_type"],
+                "valid_share": round(details["valid_share"], 4),
+                "defects": len(details["defects"]),
+            }
+        )
+    crawls = len(corpus)
+    figures = {
+        "valid_accepted": values[True][0] / values[True][1],
+        "invalid_rejected": values[False][0] / values[False][1],
+        "pattern_type": typed / crawls,
+        "tier_agreement": tiers / crawls,
+    }
+    return {
+        "corpus": str(data_dir.name),
+        "crawls": crawls,
+        "valid_values": values[True][1],
+        "invalid_values": values[False][1],
+        "figures": {key: round(value, 4) for key, value in figures.items()},
+        "bars": BARS,
+        "disagreements": disagreements,
+        "per_crawl": per_crawl,
+    }
+
+
+def summary_line(report: dict[str, Any]) -> str:
+    """One line: the four figures against their bars."""
+    parts = []
+    for key, bar in BARS.items():
+        value = report["figures"][key]
+        parts.append(f"{key} {value:.3f} ({'ok' if value >= bar else 'BELOW'} {bar:.2f})")
+    return f"{report['corpus']} ({report['crawls']} crawls): " + ", ".join(parts)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="labelled corpus dir")
+    parser.add_argument("--save", action="store_true", help="write benchmarks/results.json")
+    parser.add_argument("--quiet", action="store_true", help="only the summary line")
+    args = parser.parse_args(argv)
+    report = measure(args.data)
+    if not args.quiet:
+        for row in report["per_crawl"]:
+            print(
+                f"{row['line']:>3} {row['domain']:<24} {row['verdict']:<7} "
+                f"{row['reward']:.3f} {row['tier']:<10} {row['pattern_type']:<22} "
+                f"valid {row['valid_share']:.2f} defects {row['defects']}"
+            )
+        print(f"\n{len(report['disagreements'])} disagreements:")
+        for text in report["disagreements"]:
+            print(f"  {text}")
+        print()
+    if args.save:
+        save_results("real_data", report)
+    print(summary_line(report))
+    return report
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,317 @@
+"""One judgement of a crawl's values, shared by ``crawl_reward`` and ``check_items`` (SPEC §5).
+
+A value is judged by the type of its column (:func:`rlm_gym.crawl.fields.column_type`, read off
+the field name and the column's values) and then *where it stands*: a well-formed value can
+still be wrong in its column. Three column-context rules follow the real-data labels:
+
+- **header row**: the value is a field name of the result (``"product_title"`` under
+  ``product_title``): a scraped table header;
+- **shifted column**: a field whose name means a person, name, title, comment or body holds a
+  bare rating, count, price or date (``"5 sao"`` under ``comment``);
+- **page-wide value**: one value on every distinct item (at least ``PAGE_WIDE_MIN_ITEMS``) of a
+  field whose name means item-specific content (title, name, tags, body, review, link), while
+  other fields vary: the selector was not scoped to the item;
+- **section heading** (article listings of at least ``PAGE_WIDE_MIN_ITEMS`` distinct items):
+  a headline of one or two words ("News Feed", "Polling") is a page's section label caught by
+  a too-broad heading selector, not an article's headline. Scripts written without spaces
+  (CJK, Thai) are exempt.
+
+The judgement runs once over the *distinct* items (exact duplicates count once) and is linear
+in the number of values: column types are read from a bounded sample and the value checks are
+cached per distinct text.
+
+Example:
+    >>> judgement = judge_items([{"title": "Giá vàng", "price": "N/A"}], ("title", "price"))
+    >>> judgement.types, judgement.reasons
+    ({'title': 'text', 'price': 'price'}, {'title': [''], 'price': ['placeholder']})
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any
+
+from rlm_gym.crawl.fields import check_value, column_type, field_tokens, value_kind
+from rlm_gym.crawl.patterns import classify_columns, field_roles
+
+__all__ = [
+    "MISSING",
+    "NOT_AN_ITEM",
+    "HEADER_ROW",
+    "SHIFTED_COLUMN",
+    "PAGE_WIDE_VALUE",
+    "SECTION_HEADING",
+    "UNUSABLE_REASONS",
+    "PAGE_WIDE_MIN_ITEMS",
+    "HEADLINE_MIN_WORDS",
+    "Judgement",
+    "judge_items",
+    "item_identity",
+]
+
+MISSING = "missing"
+NOT_AN_ITEM = "not a dict item"
+HEADER_ROW = "header row"
+SHIFTED_COLUMN = "shifted column"
+PAGE_WIDE_VALUE = "page-wide value"
+SECTION_HEADING = "section heading"
+
+UNUSABLE_REASONS = frozenset(
+    {
+        MISSING,
+        NOT_AN_ITEM,
+        HEADER_ROW,
+        "empty",
+        "placeholder",
+        "markup residue",
+        "code residue",
+        "stringified container",
+        "error page text",
+        "mis-encoded text",
+    }
+)
+"""Reasons that make a value *incomplete* (absent, empty, a placeholder or junk text), not only
+invalid: completeness counts the values that are neither."""
+
+PAGE_WIDE_MIN_ITEMS = 5
+HEADLINE_MIN_WORDS = 3
+
+_SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
+_HEADLINE_ROLES = frozenset({"title", "headline"})
+_SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
+
+_ITEM_CONTENT = frozenset(
+    {
+        "title",
+        "titles",
+        "headline",
+        "name",
+        "tags",
+        "tag",
+        "body",
+        "content",
+        "text",
+        "review",
+        "comment",
+        "description",
+        "link",
+        "url",
+        "href",
+        "titel",
+        "titulo",
+        "título",
+        "titre",
+        "tytul",
+        "nombre",
+        "nom",
+        "nazwa",
+        "название",
+    }
+)
+_ITEM_WORDS = _ITEM_CONTENT | frozenset(
+    {
+        "product",
+        "item",
+        "article",
+        "post",
+        "news",
+        "story",
+        "review",
+        "repo",
+        "recipe",
+        "job",
+        "listing",
+        "event",
+    }
+)
+
+
+def _is_item_content(name: str) -> bool:
+    """The name means content specific to each item: made only of item-content words
+    (``title``, ``Product Name``, ``Review Text``) — not ``hotelName`` or ``Company Name``,
+    which may rightly be the same on every item of one page."""
+    tokens = set(field_tokens(name))
+    return bool(tokens & _ITEM_CONTENT) and tokens <= _ITEM_WORDS
+
+
+def item_identity(item: Any) -> Any:
+    """A hashable key equal for exact-duplicate items (equal values, any key order).
+
+    Items nested too deeply to serialise are compared by identity (never merged).
+
+    Example:
+        >>> item_identity({"a": 1, "b": [2]}) == item_identity({"b": [2], "a": 1})
+        True
+    """
+    if type(item) is dict:
+        try:
+            return frozenset(item.items())
+        except TypeError:
+            pass
+    try:
+        return json.dumps(item, sort_keys=True, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError):
+        try:
+            return repr(item)
+        except RecursionError:
+            return ("identity", id(item))
+    except RecursionError:
+        return ("identity", id(item))
+
+
+@dataclass(slots=True)
+class Judgement:
+    """The verdicts of one crawl's distinct items, column by column.
+
+    Attributes:
+        fields: The checked fields: the required fields, or with none the union of the items'
+            own fields (first-seen order).
+        required: Whether ``fields`` are a schema's required fields.
+        core_fields: The fields systematic defects and ``valid_share`` are measured on: the
+            required fields, or with none those present in at least half the distinct items.
+        types: Field -> value type.
+        distinct: The distinct items, in first-seen order.
+        row_index: For each row of the data, the index of its distinct item.
+        reasons: Field -> one reason per distinct item (``""`` valid; ``MISSING`` when the item
+            lacks the field; ``NOT_AN_ITEM`` for a non-dict item under required fields).
+        columns: Field -> the values of the items that have it (what the types are read from).
+        pattern_type: The result's pattern type (given, or classified from every column).
+    """
+
+    fields: tuple[Any, ...]
+    required: bool
+    core_fields: tuple[Any, ...]
+    types: dict[Any, str]
+    distinct: list[Any]
+    row_index: list[int]
+    reasons: dict[Any, list[str]]
+    columns: dict[Any, list[Any]]
+    pattern_type: str
+
+
+def _distinct(data: Sequence[Any]) -> tuple[list[Any], list[int]]:
+    seen: dict[Any, int] = {}
+    distinct: list[Any] = []
+    row_index: list[int] = []
+    for item in data:
+        key = item_identity(item)
+        index = seen.get(key)
+        if index is None:
+            index = seen[key] = len(distinct)
+            distinct.append(item)
+        row_index.append(index)
+    return distinct, row_index
+
+
+def _constant(values: list[Any]) -> bool:
+    return values.count(values[0]) == len(values)
+
+
+def _is_short_headline(value: str) -> bool:
+    words = value.split()
+    if len(words) >= HEADLINE_MIN_WORDS or not words:
+        return False
+    # Scripts written without spaces carry a whole headline in one "word".
+    return all(ord(char) < 0x2E80 for char in value)
+
+
+def _value_judge(
+    kind: str, shift: bool, page_wide: bool, headline: bool, header_names: frozenset[str]
+) -> Callable[[Any], str]:
+    """The judge of one column's values: its type's check, then the column context."""
+    if page_wide:
+
+        def judge_page_wide(value: Any) -> str:
+            return check_value(kind, value) or PAGE_WIDE_VALUE
+
+        return judge_page_wide
+    # Header names are short: longer texts (allowing for padding) cannot be one.
+    longest = max(map(len, header_names), default=0) + 16
+
+    def judge(value: Any) -> str:
+        reason = check_value(kind, value)
+        if reason or type(value) is not str:
+            return reason
+        if len(value) <= longest and value.strip().casefold() in header_names:
+            return HEADER_ROW
+        if shift and value_kind(value) in _SHIFTED_KINDS:
+            return SHIFTED_COLUMN
+        if headline and _is_short_headline(value):
+            return SECTION_HEADING
+        return ""
+
+    return judge
+
+
+def judge_items(
+    data: Sequence[Any], required: tuple[Any, ...] = (), pattern_type: str | None = None
+) -> Judgement:
+    """Judge every distinct item of ``data`` against ``required`` (or, with none, its own fields).
+
+    Args:
+        data: The crawl result's items, as given (duplicates and non-dicts included).
+        required: The required field names; empty for "each item's own fields".
+        pattern_type: The result's pattern type; None classifies it from every column's name
+            and value type.
+
+    Returns:
+        The :class:`Judgement`.
+
+    Example:
+        >>> rows = [{"name": "Phở 24", "rating": "4.5/5"}, {"name": "5 sao", "rating": "45"}]
+        >>> judge_items(rows * 2, ("name", "rating")).reasons
+        {'name': ['', 'shifted column'], 'rating': ['', 'out of range']}
+    """
+    distinct, row_index = _distinct(data)
+    is_dict = [type(item) is dict or isinstance(item, dict) for item in distinct]
+    all_dicts = all(is_dict)
+    dicts = (
+        distinct if all_dicts else [item for item, ok in zip(distinct, is_dict, strict=True) if ok]
+    )
+    names = dict.fromkeys(chain.from_iterable(dicts))
+    columns = {name: [item[name] for item in dicts if name in item] for name in names}
+    if required:
+        fields = tuple(required)
+        core = fields
+    else:
+        fields = tuple(names)
+        half = len(dicts) / 2.0
+        core = tuple(name for name in fields if len(columns[name]) >= half)
+    types = {name: column_type(str(name), columns.get(name, [])) for name in fields}
+    if pattern_type is None:
+        every_type = {str(name): kind for name, kind in types.items()}
+        for name, values in columns.items():
+            if name not in types:
+                every_type[str(name)] = column_type(str(name), values)
+        pattern_type = classify_columns(every_type)
+    article = pattern_type == "article_extraction" and len(dicts) >= PAGE_WIDE_MIN_ITEMS
+    header_names = frozenset(str(name).strip().casefold() for name in names)
+    filler = NOT_AN_ITEM if required else MISSING
+    reasons: dict[Any, list[str]] = {}
+    for name in fields:
+        values = columns.get(name, [])
+        text_name = str(name)
+        kind = types[name]
+        roles = field_roles(text_name)
+        page_wide = (
+            len(dicts) >= PAGE_WIDE_MIN_ITEMS
+            and len(values) == len(dicts)
+            and _is_item_content(text_name)
+            and _constant(values)
+            and any(not _constant(other) for other in columns.values() if other is not values)
+        )
+        shift = kind == "text" and bool(roles & _SHIFT_ROLES)
+        headline = article and kind == "text" and bool(roles & _HEADLINE_ROLES)
+        headline = headline and "body" not in roles
+        judge = _value_judge(kind, shift, page_wide, headline, header_names)
+        verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
+        if not all_dicts:
+            judged = iter(verdicts)
+            verdicts = [next(judged) if ok else filler for ok in is_dict]
+        reasons[name] = verdicts
+    return Judgement(
+        fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type
+    )
