@@ -1,17 +1,31 @@
-"""The ``rlm-gym`` command line: ``policies``, ``compare`` and the subsystems' commands."""
+"""The ``rlm-gym`` command line: ``policies``, ``compare`` and the subsystems' commands.
+
+Every error a user can cause (a bad name, value, budget or file, a policy that does not fit the
+env, a missing extra) ends the command with ONE line on stderr, ``rlm-gym <command>: error:
+...``, and exit code 2 — never a traceback. A closed output pipe (``rlm-gym policies | head -1``)
+ends it quietly with exit code 141 (128 + SIGPIPE, as a shell reports a writer killed by the
+pipe). Ctrl-C / SIGTERM end it with 130 / 143 after saving what a training run has.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
+from rlm_gym._validation import did_you_mean
 from rlm_gym.crawl import cli as crawl_cli
 from rlm_gym.policies import PolicyRegistry
 from rlm_gym.training import cli as training_cli
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "compare_policies", "fitting_policies", "main"]
+
+EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13
 
 
 def _run_policies(args: argparse.Namespace) -> int:
@@ -38,18 +52,11 @@ def _run_policies(args: argparse.Namespace) -> int:
     return 0
 
 
-def compare_policies(
-    env_id: str, policies: Sequence[str], episodes: int, seed: int
-) -> list[dict[str, object]]:
-    """Run the same seeded random-action episodes under each policy; mean episode sums.
-
-    Returns one row per policy: ``{"policy", "episode_reward", "components": {name: mean}}``.
-    """
+def _compare_one(env_id: str, name: str, episodes: int, seed: int) -> dict[str, Any]:
     from rlm_gym.make import make
 
-    rows = []
-    for name in policies:
-        env = make(env_id, name)
+    env = make(env_id, name)
+    try:
         env.action_space.seed(seed)
         totals: dict[str, float] = dict.fromkeys(env.component_names, 0.0)
         reward_sum = 0.0
@@ -62,21 +69,79 @@ def compare_policies(
             reward_sum += info["episode_reward"]
             for component, value in info["episode_reward_components"].items():
                 totals[component] = totals.get(component, 0.0) + value
+    finally:
         env.close()
-        rows.append(
-            {
-                "policy": name,
-                "episode_reward": reward_sum / episodes,
-                "components": {key: value / episodes for key, value in totals.items()},
-            }
-        )
+    return {
+        "policy": name,
+        "episode_reward": reward_sum / episodes,
+        "components": {key: value / episodes for key, value in totals.items()},
+    }
+
+
+def compare_policies(
+    env_id: str, policies: Sequence[str], episodes: int, seed: int
+) -> list[dict[str, object]]:
+    """Run the same seeded random-action episodes under each policy; mean episode sums.
+
+    Returns one row per policy: ``{"policy", "episode_reward", "components": {name: mean}}``.
+
+    Raises:
+        ValueError: ``episodes`` <= 0, or a policy that does not fit the env (the ``crawl``
+            policy needs a crawl result, which CartPole does not give), naming the policy.
+
+    Example:
+        >>> compare_policies("CartPole-v1", ["binary"], episodes=1, seed=0)[0]["policy"]
+        'binary'
+    """
+    if episodes <= 0:
+        raise ValueError(f"Expected `episodes` to be a positive integer, got {episodes}")
+    rows = []
+    for name in policies:
+        try:
+            rows.append(_compare_one(env_id, name, episodes, seed))
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise ValueError(f"Policy '{name}' does not fit env '{env_id}': {error}") from None
     return rows
 
 
+def fitting_policies(env_id: str, seed: int = 0) -> tuple[list[str], dict[str, str]]:
+    """The registered policies that score ``env_id``'s steps, and why the others do not.
+
+    Each policy plays one seeded random-action episode; one that raises is left out.
+
+    Example:
+        >>> fits, skipped = fitting_policies("CartPole-v1")
+        >>> "lenient" in fits, "crawl" in skipped
+        (True, True)
+    """
+    fits: list[str] = []
+    skipped: dict[str, str] = {}
+    for entry in PolicyRegistry.list_reward_policies():
+        try:
+            _compare_one(env_id, entry["name"], 1, seed)
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            skipped[entry["name"]] = str(error)
+            continue
+        fits.append(entry["name"])
+    return fits, skipped
+
+
 def _run_compare(args: argparse.Namespace) -> int:
-    policies = args.policy or [entry["name"] for entry in PolicyRegistry.list_reward_policies()]
-    for name in policies:
-        PolicyRegistry.get_reward_class(name)
+    training_cli.check_env_id(args.env)
+    if args.policy:
+        policies = list(args.policy)
+        for name in policies:
+            PolicyRegistry.get_reward_class(name)
+    else:
+        policies, skipped = fitting_policies(args.env, args.seed)
+        if skipped:
+            reasons = "; ".join(f"{name} ({reason})" for name, reason in skipped.items())
+            print(
+                f"rlm-gym compare: skipped the policies that do not fit {args.env}: {reasons}",
+                file=sys.stderr,
+            )
+        if not policies:
+            raise ValueError(f"No registered policy fits env '{args.env}'")
     rows = compare_policies(args.env, policies, args.episodes, args.seed)
     if args.format == "json":
         print(json.dumps(rows, indent=2))
@@ -90,11 +155,34 @@ def _run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are one line (``prog: error: message``), exit 2.
+
+    argparse prints the usage first; the one line says what was wrong, ``--help`` the rest.
+    An invalid choice gets the closest valid one.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``prog: error: message`` on stderr and exit with code 2."""
+        match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if match:
+            choices = re.findall(r"'([^']*)'", match.group(2))
+            message = message.replace(")", ")." + did_you_mean(match.group(1), choices), 1)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+def _one_line(text: object) -> str:
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every available subcommand."""
-    parser = argparse.ArgumentParser(
+    from rlm_gym import __version__
+
+    parser = OneLineParser(
         prog="rlm-gym", description="Reward policies and the simulated crawl environment."
     )
+    parser.add_argument("--version", action="version", version=f"rlm-gym {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     policies = subparsers.add_parser("policies", help="list reward policies and their config")
     policies.add_argument("--format", choices=("text", "json"), default="text")
@@ -105,9 +193,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--env", default="CartPole-v1", help="a registered env id")
     compare.add_argument(
-        "--policy", action="append", help="a policy to include (repeatable; default: all)"
+        "--policy",
+        action="append",
+        help="a policy to include (repeatable; default: every policy that fits the env)",
     )
-    compare.add_argument("--episodes", type=int, default=5)
+    compare.add_argument("--episodes", type=training_cli.positive_int, default=5)
     compare.add_argument("--seed", type=int, default=0)
     compare.add_argument("--format", choices=("text", "json"), default="text")
     compare.set_defaults(func=_run_compare)
@@ -119,16 +209,60 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions that mean bad input (names, values, files, a missing extra)."""
+    import gymnasium
+
+    from rlm_gym.training._deps import MissingExtraError
+
+    return (ValueError, TypeError, OSError, MissingExtraError, gymnasium.error.Error)
+
+
+def _quiet_stdout() -> None:
+    # Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing to protect
+    finally:
+        os.close(devnull)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from rlm_gym.training.trainer import TrainingInterrupted
+
     try:
         return int(args.func(args) or 0)
-    except (ValueError, TypeError) as error:
-        # Bad names, config or input files: say what was wrong, without a traceback.
-        print(f"rlm-gym {args.command}: error: {error}", file=sys.stderr)
-        return 2
+    except BrokenPipeError:
+        raise
+    except TrainingInterrupted as stop:
+        print(f"rlm-gym {args.command}: {stop}", file=sys.stderr)
+        return 128 + int(stop.signum)
+    except KeyboardInterrupt:
+        print(f"rlm-gym {args.command}: interrupted", file=sys.stderr)
+        return 128 + 2
+    except _user_errors() as error:
+        print(f"rlm-gym {args.command}: error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (argparse exits itself on bad flags and --help).
+
+    Example:
+        >>> main(["compare", "--env", "CartPole-v1", "--policy", "binary", "--episodes", "1"])
+        ... # doctest: +ELLIPSIS
+        CartPole-v1: mean per-episode reward components over 1 seeded episodes
+        ...
+        0
+    """
+    try:
+        args = build_parser().parse_args(argv)
+        return _run(args)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ full, unablated crawl reward), so variants differ only in what they were trained
 
 ``backend="local"`` runs the grid in a process pool sized to the cores; ``backend="ray"`` runs
 the same grid as a Ray Tune experiment (``pip install "rlm-gym[ray]"``). Both return the same
-``AblationResult`` and write the same files.
+``AblationResult`` and write the same files, atomically, into a new output directory (an
+existing, non-empty ``out_dir`` gets a ``-2``, ``-3`` ... suffix: one ablation never overwrites
+another). A line per finished run goes to stderr (``progress=False`` silences it).
 """
 
 from __future__ import annotations
@@ -17,14 +19,18 @@ import json
 import math
 import multiprocessing
 import os
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
+from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.policies import PolicyRegistry
+from rlm_gym.training.runs import atomic_write, unique_run_dir, write_json_atomic, write_text_atomic
 from rlm_gym.training.stats import mean_ci95
 
 __all__ = [
@@ -160,6 +166,10 @@ def run_variant(spec: Mapping[str, Any]) -> dict[str, Any]:
         env_kwargs=spec.get("env_kwargs"),
         log_dir=spec.get("run_dir"),
         tensorboard=False,
+        progress_bar=False,
+        # The ablation evaluates every run itself, on the same episodes.
+        eval_freq=0,
+        n_eval_episodes=0,
     )
     evaluation = evaluate(
         trained.model,
@@ -189,11 +199,41 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _run_local(specs: list[dict[str, Any]], n_workers: int) -> list[dict[str, Any]]:
+Report = Callable[[Mapping[str, Any]], None]
+
+
+def _progress_line(total: int, started: float) -> Report:
+    done = [0]
+
+    def report(row: Mapping[str, Any]) -> None:
+        done[0] += 1
+        print(
+            f"ablate: [{done[0]}/{total}] {row['variant']} seed {row['seed']}: true score "
+            f"{row['score']:.3f} (trained {row['train_time_s']:.0f} s; "
+            f"{time.perf_counter() - started:.0f} s elapsed)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
+
+
+def _run_local(
+    specs: list[dict[str, Any]], n_workers: int, report: Report | None = None
+) -> list[dict[str, Any]]:
+    rows = []
     if n_workers == 1:
-        return [run_variant(spec) for spec in specs]
+        for spec in specs:
+            rows.append(run_variant(spec))
+            if report is not None:
+                report(rows[-1])
+        return rows
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=_pool_context()) as pool:
-        return list(pool.map(run_variant, specs))
+        for future in as_completed([pool.submit(run_variant, spec) for spec in specs]):
+            rows.append(future.result())
+            if report is not None:
+                report(rows[-1])
+    return rows
 
 
 def _ray_trainable(config: dict[str, Any]) -> None:
@@ -215,6 +255,7 @@ def _run_ray(
     n_workers: int | None,
     out_dir: Path,
     address: str | None,
+    report: Report | None = None,
 ) -> list[dict[str, Any]]:
     from rlm_gym.training._deps import require
 
@@ -253,6 +294,8 @@ def _run_ray(
         row = {key: value for key, value in result.metrics.items() if key in (*ROW_KEYS,)}
         row["curve"] = [tuple(point) for point in json.loads(result.metrics["curve"])]
         rows.append(row)
+        if report is not None:
+            report(row)
     return rows
 
 
@@ -287,7 +330,7 @@ def summarise_ablation(
 
 
 def ablate(
-    env_id: str = "rlm_gym/Crawl-v0",
+    env_id: str = CRAWL_ENV_ID,
     policy: str = "crawl",
     components: Iterable[str] | None = None,
     seeds: Sequence[int] = (0, 1, 2, 3, 4),
@@ -306,6 +349,7 @@ def ablate(
     address: str | None = None,
     plots: bool = True,
     keep_runs: bool = False,
+    progress: bool = True,
 ) -> AblationResult:
     """Run the ablation grid and write ``ablation.csv``, ``ablation.md`` and the plots.
 
@@ -317,7 +361,8 @@ def ablate(
         total_timesteps: Training budget of each run.
         backend: ``"local"`` (process pool) or ``"ray"`` (Ray Tune).
         n_workers: Concurrent runs (default: the number of cores).
-        out_dir: Output directory.
+        out_dir: Output directory; if it already holds anything, ``out_dir-2`` (``-3``, ...)
+            is used (``AblationResult.out_dir`` says which).
         n_eval_episodes: Evaluation episodes per run (the same seeded ones for every run).
         eval_seed: Seed of the first evaluation episode (away from training seeds).
         n_envs: Envs per run.
@@ -328,12 +373,15 @@ def ablate(
         address: Ray cluster address for ``ray.init`` (local Ray when None).
         plots: Write ``ablation.png`` and ``curves.png`` (needs matplotlib).
         keep_runs: Keep each run's model and logs under ``out_dir/runs`` (local backend).
+        progress: A line on stderr per finished (variant, seed) run.
 
     Returns:
         The ``AblationResult``.
 
     Raises:
-        ValueError: Unknown backend, policy or component (with suggestions).
+        ValueError: Unknown backend, policy, component or hyper-parameter (with suggestions),
+            a budget <= 0, no seeds, or a policy that does not fit the env.
+        TypeError: A hyper-parameter of the wrong kind.
 
     Example - a tiny grid (slow: trains 3 agents):
         >>> result = ablate(policy="crawl", components=["quantity"], seeds=[0],
@@ -342,19 +390,24 @@ def ablate(
         ['binary', 'full', 'no_quantity']
     """
     from rlm_gym.training.evaluation import evaluate
-    from rlm_gym.training.trainer import DEFAULT_ALGO
 
     if backend not in ABLATION_BACKENDS:
         raise unknown_name_error("backend", backend, ABLATION_BACKENDS)
     grid = ablation_variants(policy, components, binary)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    seeds = list(seeds)
+    if not seeds:
+        raise ValueError("Expected at least one seed in `seeds`, got none")
+    algo = _check_ablation_inputs(
+        env_id, grid, total_timesteps, n_envs, n_eval_episodes, n_workers, algo, hyperparams,
+        env_kwargs,
+    )  # fmt: skip
+    out_dir = unique_run_dir(out_dir)
     n_workers = n_workers or os.cpu_count() or 1
     base = {
         "env_id": env_id,
         "total_timesteps": int(total_timesteps),
         "n_envs": int(n_envs),
-        "algo": algo or DEFAULT_ALGO,
+        "algo": algo,
         "hyperparams": dict(hyperparams or {}),
         "env_kwargs": dict(env_kwargs or {}),
         "n_eval_episodes": int(n_eval_episodes),
@@ -372,9 +425,12 @@ def ablate(
             for name, variant in grid.items()
             for seed in seeds
         ]
-        rows = _run_local(specs, min(n_workers, len(specs)))
+        report = _progress_line(len(specs), time.perf_counter()) if progress else None
+        rows = _run_local(specs, min(n_workers, len(specs)), report)
     else:
-        rows = _run_ray(base, grid, seeds, n_workers, out_dir, address)
+        runs = len(grid) * len(seeds)
+        report = _progress_line(runs, time.perf_counter()) if progress else None
+        rows = _run_ray(base, grid, seeds, n_workers, out_dir, address, report)
     baselines = {
         name: evaluate(name, env_id, n_eval_episodes, eval_seed, env_kwargs=env_kwargs).summary()[
             "score"
@@ -392,6 +448,49 @@ def ablate(
     return result
 
 
+def _check_ablation_inputs(
+    env_id: str,
+    grid: Mapping[str, Mapping[str, Any]],
+    total_timesteps: int,
+    n_envs: int,
+    n_eval_episodes: int,
+    n_workers: int | None,
+    algo: str | None,
+    hyperparams: Mapping[str, Any] | None,
+    env_kwargs: Mapping[str, Any] | None,
+) -> str:
+    """Fail before any worker starts: budgets, hyper-parameters, a policy that does not fit.
+
+    Returns the algorithm (the default depends on whether the env has action masks).
+    """
+    from functools import partial
+
+    from rlm_gym.training.hyperparams import check_hyperparams
+    from rlm_gym.training.trainer import DEFAULT_ALGO, check_policy_fits, make_env
+
+    for name, value in (
+        ("total_timesteps", total_timesteps),
+        ("n_envs", n_envs),
+        ("n_eval_episodes", n_eval_episodes),
+        ("n_workers", 1 if n_workers is None else n_workers),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"Expected `{name}` to be a positive integer, got {value!r}")
+    check_hyperparams(dict(hyperparams or {}), algo or "ppo", source="hyperparams")
+    masks = True
+    for variant in grid.values():
+        factory = partial(make_env, env_id, variant["policy"], env_kwargs=env_kwargs)
+        masks = check_policy_fits(factory, variant["policy"], env_id) and masks
+    if algo is None:
+        return DEFAULT_ALGO if masks else "ppo"
+    if algo == "maskable_ppo" and not masks:
+        raise ValueError(
+            f"`algo` 'maskable_ppo' needs an env with action_masks(); '{env_id}' has none "
+            "(use 'ppo')"
+        )
+    return algo
+
+
 def _write(
     result: AblationResult,
     base: Mapping[str, Any],
@@ -402,19 +501,15 @@ def _write(
 ) -> None:
     out_dir = result.out_dir
     assert out_dir is not None
-    with open(out_dir / "ablation.csv", "w", newline="") as handle:
+    with atomic_write(out_dir / "ablation.csv", "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(ROW_KEYS), extrasaction="ignore")
         writer.writeheader()
         writer.writerows(result.rows)
-    (out_dir / "ablation.md").write_text(result.table() + "\n")
+    write_text_atomic(out_dir / "ablation.md", result.table() + "\n")
     config = {**base, "variants": grid, "seeds": list(seeds), "backend": backend}
-    (out_dir / "ablation.json").write_text(
-        json.dumps(
-            {"config": config, "summary": result.summary, "baselines": result.baselines},
-            indent=2,
-            default=str,
-        )
-        + "\n"
+    write_json_atomic(
+        out_dir / "ablation.json",
+        {"config": config, "summary": result.summary, "baselines": result.baselines},
     )
     if plots:
         from rlm_gym.training.plots import plot_ablation, plot_ablation_curves

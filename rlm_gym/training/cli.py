@@ -2,23 +2,83 @@
 
 ``register(subparsers)`` adds them to the main parser. Nothing heavy is imported here: torch,
 stable-baselines3, matplotlib, rich and ray load when a command runs, and a missing extra ends
-the command with an "install rlm-gym[train]" message instead of a traceback.
+the command with an "install rlm-gym[train]" message instead of a traceback (``rlm_gym.cli.main``
+turns every bad-input error into one line on stderr and exit code 2).
+
+Runs never overwrite each other: ``train`` writes to a new directory (default
+``runs/train/<env>-<policy>[-no_<component>...][-<component>x<weight>...]-seed<seed>``; when it
+already holds anything a ``-2``, ``-3`` ... suffix is added and the command says where it wrote),
+and ``train --resume RUN_DIR`` continues an interrupted or killed run from its last checkpoint.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from rlm_gym._validation import unknown_name_error
+from rlm_gym._validation import did_you_mean, unknown_name_error
+from rlm_gym.envs import CRAWL_ENV_ID
 
-__all__ = ["parse_assignments", "parse_seeds", "register"]
+__all__ = [
+    "check_env_id",
+    "non_negative_int",
+    "parse_assignments",
+    "parse_seeds",
+    "positive_int",
+    "register",
+]
 
-CRAWL_ENV_ID = "rlm_gym/Crawl-v0"
+# `train` defaults, applied after --hyperparams so a YAML file can set what no flag set.
+TRAIN_DEFAULTS: dict[str, Any] = {
+    "env": CRAWL_ENV_ID,
+    "policy": "crawl",
+    "timesteps": 300_000,
+    "n_envs": 4,
+    "seed": 0,
+    "vec_env": "dummy",
+}
+# `train` flags that define a run; `--resume` takes them from the run's config.json instead.
+RUN_FLAGS: tuple[str, ...] = (
+    "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
+    "hyperparams", "env_kwarg", "shaping", "vec_env", "log_dir", "algo", "checkpoint_freq",
+    "eval_freq", "eval_episodes",
+)  # fmt: skip
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer > 0.
+
+    Example:
+        >>> positive_int("3")
+        3
+        >>> positive_int("0")
+        Traceback (most recent call last):
+        ...
+        argparse.ArgumentTypeError: expected a positive integer, got '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0 (0 switches a periodic action off)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -39,6 +99,8 @@ def parse_seeds(text: str) -> list[int]:
             seeds.extend(range(int(low), int(high or low) + 1))
     except ValueError:
         raise ValueError(f"Expected `--seeds` like '0-4' or '0,3,7', got {text!r}") from None
+    if not seeds:
+        raise ValueError(f"Expected `--seeds` to name at least one seed, got {text!r}")
     return seeds
 
 
@@ -65,14 +127,20 @@ def _split_names(values: Sequence[str] | None) -> list[str]:
     return [name.strip() for value in values or () for name in value.split(",") if name.strip()]
 
 
-def _check_env_id(env_id: str) -> None:
+def check_env_id(env_id: str) -> None:
+    """Raise a ``ValueError`` with a suggestion when ``env_id`` is not registered.
+
+    Example:
+        >>> check_env_id("CartPole-v9")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: Unknown env id 'CartPole-v9'. Did you mean 'CartPole-v1'? ...
+    """
     import gymnasium as gym
 
-    import rlm_gym.envs  # noqa: F401  (registers rlm_gym/Crawl-v0)
+    import rlm_gym.envs  # noqa: F401  (registers rlm_gym's env ids)
 
     if env_id not in gym.registry:
-        from rlm_gym._validation import did_you_mean
-
         ours = ", ".join(repr(name) for name in sorted(gym.registry) if name.startswith("rlm_gym"))
         raise ValueError(
             f"Unknown env id '{env_id}'.{did_you_mean(env_id, gym.registry)} rlm_gym's envs: "
@@ -90,20 +158,10 @@ def _check_policy(policy: str, disable: Sequence[str], weights: dict[str, Any]) 
             raise unknown_name_error("component", name, names, f"of policy '{policy}'")
 
 
-def _friendly(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn a missing extra into a one-line error and exit code 2."""
-
-    @functools.wraps(run)
-    def wrapper(args: argparse.Namespace) -> int:
-        from rlm_gym.training._deps import MissingExtraError
-
-        try:
-            return run(args)
-        except MissingExtraError as error:
-            print(f"rlm-gym {args.command}: error: {error}", file=sys.stderr)
-            return 2
-
-    return wrapper
+def _note(args: argparse.Namespace, message: str) -> None:
+    """A progress or information line on stderr (stdout carries the command's output)."""
+    if not getattr(args, "quiet", False):
+        print(f"rlm-gym {args.command}: {message}", file=sys.stderr, flush=True)
 
 
 def _console() -> Any:
@@ -136,74 +194,206 @@ def _print_rows(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
     _console().print(table)
 
 
-@_friendly
+def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Flag values over the ``--hyperparams`` file over ``TRAIN_DEFAULTS``."""
+    settings = {key: getattr(args, key) for key in TRAIN_DEFAULTS}
+    settings["env"] = settings["env"] or TRAIN_DEFAULTS["env"]
+    check_env_id(settings["env"])
+    hyperparams: dict[str, Any] = {}
+    if args.hyperparams is not None:
+        from rlm_gym.training.hyperparams import load_zoo_hyperparams
+
+        zoo = load_zoo_hyperparams(args.hyperparams, settings["env"], args.algo or "ppo")
+        hyperparams.update(zoo["hyperparams"])
+        if settings["timesteps"] is None:
+            settings["timesteps"] = zoo["total_timesteps"]
+        if settings["n_envs"] is None:
+            settings["n_envs"] = zoo["n_envs"]
+    overrides = parse_assignments(args.hp, "--hp")
+    _check_hp(overrides, args.algo)
+    hyperparams.update(overrides)
+    for key, default in TRAIN_DEFAULTS.items():
+        if settings[key] is None:
+            settings[key] = default
+    settings["hyperparams"] = hyperparams
+    return settings
+
+
+def _check_hp(overrides: dict[str, Any], algo: str | None) -> None:
+    from rlm_gym.training.hyperparams import check_hyperparams, parse_policy_kwargs
+
+    if "policy_kwargs" in overrides:
+        overrides["policy_kwargs"] = parse_policy_kwargs(overrides["policy_kwargs"])
+    check_hyperparams(overrides, algo or "ppo", source="--hp")
+
+
 def _run_train(args: argparse.Namespace) -> int:
     from rlm_gym.training._deps import require
 
     require("torch", "stable_baselines3")
-    _check_env_id(args.env)
+    if args.resume is not None:
+        return _run_resume(args)
+    settings = _train_settings(args)
     disable = _split_names(args.disable)
     weights = parse_assignments(args.weight, "--weight")
-    _check_policy(args.policy, disable, weights)
+    _check_policy(settings["policy"], disable, weights)
+    from rlm_gym.training.runs import default_run_name
     from rlm_gym.training.trainer import crawl_potential, train
 
-    log_dir = args.log_dir or f"runs/train/{args.policy}-seed{args.seed}"
+    name = default_run_name(settings["policy"], settings["seed"], disable, weights, settings["env"])
+    log_dir = args.log_dir or f"runs/train/{name}"
+    optional = {
+        key: value
+        for key, value in (
+            ("checkpoint_freq", args.checkpoint_freq),
+            ("eval_freq", args.eval_freq),
+            ("n_eval_episodes", args.eval_episodes),
+        )
+        if value is not None
+    }
     result = train(
-        args.env,
-        args.policy,
+        settings["env"],
+        settings["policy"],
         config=parse_assignments(args.config, "--config") or None,
         disable=disable,
         weights=weights or None,
-        total_timesteps=args.timesteps,
-        n_envs=args.n_envs,
-        seed=args.seed,
-        hyperparams=parse_assignments(args.hp, "--hp"),
+        total_timesteps=settings["timesteps"],
+        n_envs=settings["n_envs"],
+        seed=settings["seed"],
+        hyperparams=settings["hyperparams"],
         log_dir=log_dir,
         algo=args.algo,
         env_kwargs=parse_assignments(args.env_kwarg, "--env-kwarg"),
         shaping=crawl_potential if args.shaping == "crawl" else args.shaping,
-        vec_env=args.vec_env,
-        progress_bar=not args.no_progress,
+        vec_env=settings["vec_env"],
+        progress_bar=not args.quiet,
+        **optional,
     )
+    return _report_run(args, result, log_dir)
+
+
+def _run_resume(args: argparse.Namespace) -> int:
+    given = [
+        f"--{key.replace('_', '-')}" for key in RUN_FLAGS if getattr(args, key) not in (None, [])
+    ]
+    if given:
+        raise ValueError(
+            f"`--resume` takes the run's settings from its config.json; drop {', '.join(given)}"
+        )
+    from rlm_gym.training.runs import read_run_config
+    from rlm_gym.training.trainer import resume
+
+    config = read_run_config(args.resume)
+    _note(
+        args,
+        f"resuming {args.resume} at {config.get('timesteps_done', 0):,} of "
+        f"{config.get('total_timesteps', 0):,} steps",
+    )
+    result = resume(args.resume, progress_bar=not args.quiet)
+    return _report_run(args, result, args.resume)
+
+
+def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int:
     print(json.dumps(result.metrics, indent=2))
-    print(f"Saved the model, config.json, metrics.json and TensorBoard logs in {log_dir}")
+    if Path(asked) != result.log_dir:
+        _note(args, f"{asked} already holds a run; wrote this one to {result.log_dir}")
+    print(
+        f"Saved model.zip, best_model.zip, config.json, metrics.json and TensorBoard logs in "
+        f"{result.log_dir}"
+    )
     return 0
 
 
-@_friendly
+def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str, Any]]:
+    """Agents (baseline names, model paths), the env id and env kwargs to evaluate them on.
+
+    A run directory brings its own env id and env kwargs (its ``config.json``); all run
+    directories must agree, and ``--env`` may not contradict them.
+    """
+    from rlm_gym.training.evaluation import BASELINES
+    from rlm_gym.training.runs import RUN_CONFIG_FILE, find_model, read_run_config
+
+    agents: list[Any] = []
+    env_ids: dict[str, str] = {}
+    kwargs_of: dict[str, str] = {}
+    env_kwargs: dict[str, Any] = {}
+    for agent in args.agents:
+        if agent in BASELINES:
+            agents.append(agent)
+            continue
+        path = Path(agent)
+        if not path.exists():
+            if "/" in agent or agent.endswith(".zip"):
+                raise FileNotFoundError(f"No such model file or run directory: {agent}")
+            raise unknown_name_error("agent (baseline or model path)", agent, BASELINES)
+        model = find_model(path)
+        run_dir = model.parent
+        if (run_dir / RUN_CONFIG_FILE).is_file():
+            config = read_run_config(run_dir)
+            env_ids[agent] = config.get("env_id", CRAWL_ENV_ID)
+            kwargs_of[agent] = json.dumps(config.get("env_kwargs") or {}, sort_keys=True)
+            env_kwargs = dict(config.get("env_kwargs") or {})
+            if path.is_dir() and model.name != "model.zip":
+                _note(
+                    args,
+                    f"{agent} has no model.zip (status {config.get('status', '?')}): "
+                    f"evaluating its {model.name} ({config.get('timesteps_done', 0):,} steps)",
+                )
+        agents.append(str(model))
+    if len(set(env_ids.values())) > 1:
+        listed = ", ".join(f"{agent}: {env}" for agent, env in env_ids.items())
+        raise ValueError(f"The runs were trained on different envs ({listed}); evaluate apart")
+    if len(set(kwargs_of.values())) > 1:
+        raise ValueError("The runs were trained with different --env-kwarg; evaluate them apart")
+    env_id = next(iter(env_ids.values()), None)
+    if args.env is not None and env_id is not None and args.env != env_id:
+        raise ValueError(
+            f"The run(s) were trained on '{env_id}' (their config.json); got `--env` {args.env}"
+        )
+    env_id = args.env or env_id or CRAWL_ENV_ID
+    check_env_id(env_id)
+    env_kwargs.update(parse_assignments(args.env_kwarg, "--env-kwarg"))
+    return agents, env_id, env_kwargs
+
+
 def _run_evaluate(args: argparse.Namespace) -> int:
-    _check_env_id(args.env)
     from rlm_gym.training.evaluation import BASELINES, comparison_table, evaluate
 
-    env_kwargs = parse_assignments(args.env_kwarg, "--env-kwarg")
-    agents = list(args.agents)
+    agents, env_id, env_kwargs = _resolve_agents(args)
     if args.baselines:
         agents = [*agents, *(b for b in BASELINES if b not in agents)]
     if not agents:
         raise ValueError("Give at least one AGENT (a run directory or a baseline) or --baselines")
     order = {name: i for i, name in enumerate(BASELINES)}
     agents.sort(key=lambda a: order.get(a, order["oracle"] - 0.5))  # models before the oracle
-    results = [
-        evaluate(
+    results = []
+    for number, agent in enumerate(agents, 1):
+        started = time.perf_counter()
+        result = evaluate(
             agent,
-            args.env,
+            env_id,
             args.episodes,
             args.seed,
             env_kwargs=env_kwargs,
             label=agent if agent in BASELINES else str(agent),
         )
-        for agent in agents
-    ]
-    title = f"{args.env}: {args.episodes} seeded episodes (seed {args.seed}), true score"
+        results.append(result)
+        _note(
+            args,
+            f"[{number}/{len(agents)}] {result.label}: {args.episodes} episodes, score "
+            f"{result.summary()['score']:.3f} ({time.perf_counter() - started:.1f} s)",
+        )
+    title = f"{env_id}: {args.episodes} seeded episodes (seed {args.seed}), true score"
     _print_rows(comparison_table(results), title, args.format)
     return 0
 
 
-@_friendly
 def _run_ablate(args: argparse.Namespace) -> int:
-    _check_env_id(args.env)
+    check_env_id(args.env)
     from rlm_gym.training.ablation import ablate
 
+    hyperparams = parse_assignments(args.hp, "--hp")
+    _check_hp(hyperparams, args.algo)
     result = ablate(
         args.env,
         args.policy,
@@ -216,16 +406,16 @@ def _run_ablate(args: argparse.Namespace) -> int:
         n_eval_episodes=args.eval_episodes,
         n_envs=args.n_envs,
         algo=args.algo,
-        hyperparams=parse_assignments(args.hp, "--hp"),
+        hyperparams=hyperparams,
         binary=not args.no_binary,
         address=args.address,
+        progress=not args.quiet,
     )
     print(result.table())
-    print(f"\nWrote ablation.csv, ablation.md, ablation.png and curves.png to {args.out}")
+    print(f"\nWrote ablation.csv, ablation.md, ablation.png and curves.png to {result.out_dir}")
     return 0
 
 
-@_friendly
 def _run_demo(args: argparse.Namespace) -> int:
     from rlm_gym.training._deps import require
 
@@ -239,29 +429,44 @@ def _run_demo(args: argparse.Namespace) -> int:
         seed=args.seed,
         algo=args.algo,
         quick=True if args.quick else None,
-        progress_bar=not args.no_progress,
+        progress_bar=not args.quiet,
         shaping=not args.no_shaping,
-        show_table=lambda rows: _print_rows(rows, "rlm_gym/Crawl-v0: true crawl score", "table"),
+        show_table=lambda rows: _print_rows(rows, f"{CRAWL_ENV_ID}: true crawl score", "table"),
     )
     return 0
 
 
-def _add_common(parser: argparse.ArgumentParser, env: bool = True) -> None:
-    if env:
-        parser.add_argument("--env", default=CRAWL_ENV_ID, help="a registered env id")
+def _add_algo(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--algo",
         choices=("ppo", "maskable_ppo"),
         default=None,
-        help="PPO or sb3-contrib's MaskablePPO (default: maskable_ppo)",
+        help="PPO or sb3-contrib's MaskablePPO (default: maskable_ppo when the env has "
+        "action_masks(), else ppo)",
     )
 
 
-def register(subparsers: Any) -> None:
-    """Add ``train``, ``evaluate``, ``ablate`` and ``demo`` to an argparse subparsers object."""
-    train = subparsers.add_parser("train", help="train PPO against a reward policy")
-    _add_common(train)
-    train.add_argument("--policy", default="crawl", help="a registered reward policy")
+def _add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quiet",
+        "--no-progress",
+        dest="quiet",
+        action="store_true",
+        help="no progress bar or progress lines",
+    )
+
+
+def _add_train(subparsers: Any) -> None:
+    train = subparsers.add_parser(
+        "train",
+        help="train PPO against a reward policy (a new run directory each time; --resume)",
+        description="Train an agent. Each run gets a new directory (an existing one is never "
+        "reused: a -2, -3 ... suffix is added); SIGINT/SIGTERM save a checkpoint and mark the "
+        "run interrupted; --resume RUN_DIR continues it.",
+    )
+    train.add_argument("--env", default=None, help=f"a registered env id (default {CRAWL_ENV_ID})")
+    _add_algo(train)
+    train.add_argument("--policy", default=None, help="a registered reward policy (crawl)")
     train.add_argument(
         "--disable",
         action="append",
@@ -270,14 +475,21 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument("--weight", action="append", metavar="NAME=W", help="component weight")
     train.add_argument("--config", action="append", metavar="KEY=VALUE", help="policy config")
-    train.add_argument("--timesteps", type=int, default=300_000)
-    train.add_argument("--n-envs", type=int, default=4)
-    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--timesteps", type=positive_int, default=None, help="default 300000")
+    train.add_argument("--n-envs", type=positive_int, default=None, help="default 4")
+    train.add_argument("--seed", type=int, default=None, help="default 0")
     train.add_argument(
         "--hp",
         action="append",
         metavar="KEY=VALUE",
-        help="PPO hyperparameter override (JSON value)",
+        help="PPO hyperparameter override (JSON value; wins over --hyperparams)",
+    )
+    train.add_argument(
+        "--hyperparams",
+        metavar="FILE.yml",
+        default=None,
+        help="rl-zoo3-style YAML: a section per env id (or 'default') with n_timesteps, "
+        "policy, n_envs and PPO arguments; flags win over it",
     )
     train.add_argument("--env-kwarg", action="append", metavar="KEY=VALUE")
     train.add_argument(
@@ -286,32 +498,65 @@ def register(subparsers: Any) -> None:
         metavar="METHOD",
         help="potential-based shaping: 'crawl' (the crawl score so far) or an env method name",
     )
-    train.add_argument("--vec-env", choices=("dummy", "subproc"), default="dummy")
-    train.add_argument("--log-dir", default=None, help="default: runs/train/<policy>-seed<seed>")
-    train.add_argument("--no-progress", action="store_true")
-    train.set_defaults(func=_run_train, algo="maskable_ppo")
+    train.add_argument("--vec-env", choices=("dummy", "subproc"), default=None)
+    train.add_argument(
+        "--log-dir",
+        default=None,
+        help="run directory (default runs/train/<env>-<policy>[-no_<c>...]-seed<seed>; "
+        "a suffix is added when it already holds a run)",
+    )
+    train.add_argument(
+        "--checkpoint-freq", type=non_negative_int, default=None, help="steps (default 25000)"
+    )
+    train.add_argument(
+        "--eval-freq",
+        type=non_negative_int,
+        default=None,
+        help="steps between evaluations for best_model.zip (default 25000; 0: final only)",
+    )
+    train.add_argument(
+        "--eval-episodes", type=non_negative_int, default=None, help="per evaluation (50)"
+    )
+    train.add_argument(
+        "--resume",
+        metavar="RUN_DIR",
+        default=None,
+        help="continue an interrupted or killed run from its last checkpoint",
+    )
+    _add_quiet(train)
+    train.set_defaults(func=_run_train)
 
+
+def _add_evaluate(subparsers: Any) -> None:
     evaluate = subparsers.add_parser(
-        "evaluate", help="true crawl score of trained models and baselines, in one table"
+        "evaluate", help="true score of trained models and baselines, in one table"
     )
     evaluate.add_argument(
         "agents",
         nargs="*",
         metavar="AGENT",
-        help="a run directory / model.zip, or random, heuristic, best_fixed, oracle",
+        help="a run directory / model file, or random, heuristic, best_fixed, oracle",
     )
-    evaluate.add_argument("--env", default=CRAWL_ENV_ID, help="a registered env id")
+    evaluate.add_argument(
+        "--env",
+        default=None,
+        help=f"a registered env id (default: the runs' env from config.json, else {CRAWL_ENV_ID})",
+    )
     evaluate.add_argument("--baselines", action="store_true", help="add every baseline")
-    evaluate.add_argument("--episodes", type=int, default=200)
+    evaluate.add_argument("--episodes", type=positive_int, default=200)
     evaluate.add_argument("--seed", type=int, default=1_000_000)
     evaluate.add_argument("--env-kwarg", action="append", metavar="KEY=VALUE")
     evaluate.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+    _add_quiet(evaluate)
     evaluate.set_defaults(func=_run_evaluate)
 
+
+def _add_ablate(subparsers: Any) -> None:
     ablate = subparsers.add_parser(
         "ablate", help="train one agent per (variant, seed) and compare them on the true score"
     )
-    _add_common(ablate)
+    ablate.add_argument("--env", default=CRAWL_ENV_ID, help="a registered env id")
+    _add_algo(ablate)
     ablate.add_argument("--policy", default="crawl")
     ablate.add_argument(
         "--components",
@@ -320,26 +565,39 @@ def register(subparsers: Any) -> None:
         help="components to disable one at a time (default: all)",
     )
     ablate.add_argument("--seeds", default="0-4", help="e.g. 0-4 or 0,3,7")
-    ablate.add_argument("--timesteps", type=int, default=30_000)
+    ablate.add_argument("--timesteps", type=positive_int, default=30_000)
     ablate.add_argument("--backend", choices=("local", "ray"), default="local")
-    ablate.add_argument("--workers", type=int, default=None, help="default: the cores")
+    ablate.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
     ablate.add_argument("--address", default=None, help="Ray cluster address (ray backend)")
-    ablate.add_argument("--out", default="runs/ablation")
-    ablate.add_argument("--eval-episodes", type=int, default=200)
-    ablate.add_argument("--n-envs", type=int, default=4)
+    ablate.add_argument(
+        "--out", default="runs/ablation", help="output directory (a suffix is added if taken)"
+    )
+    ablate.add_argument("--eval-episodes", type=positive_int, default=200)
+    ablate.add_argument("--n-envs", type=positive_int, default=4)
     ablate.add_argument("--hp", action="append", metavar="KEY=VALUE")
     ablate.add_argument("--no-binary", action="store_true", help="leave out the binary variant")
+    _add_quiet(ablate)
     ablate.set_defaults(func=_run_ablate)
 
+
+def _add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser(
         "demo", help="train PPO on the crawl env (<= 3 min on 2 cores) and print the table"
     )
-    _add_common(demo, env=False)
-    demo.add_argument("--timesteps", type=int, default=None)
-    demo.add_argument("--eval-episodes", type=int, default=None)
+    _add_algo(demo)
+    demo.add_argument("--timesteps", type=positive_int, default=None)
+    demo.add_argument("--eval-episodes", type=positive_int, default=None)
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--out", default="runs/demo")
     demo.add_argument("--quick", action="store_true", help="tiny budget (as RLM_GYM_QUICK=1)")
-    demo.add_argument("--no-progress", action="store_true")
     demo.add_argument("--no-shaping", action="store_true", help="train without the potential")
+    _add_quiet(demo)
     demo.set_defaults(func=_run_demo)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``train``, ``evaluate``, ``ablate`` and ``demo`` to an argparse subparsers object."""
+    _add_train(subparsers)
+    _add_evaluate(subparsers)
+    _add_ablate(subparsers)
+    _add_demo(subparsers)

@@ -1,8 +1,9 @@
 """``evaluate``: the true crawl score of a trained agent or a baseline, and the comparison table.
 
 Every agent plays the same seeded episodes (episode ``i`` is ``env.reset(seed=seed + i)``) on the
-bare env, so the score is the env's own reward: for ``rlm_gym/Crawl-v0`` the full, unablated
-crawl reward of the final result, whatever reward policy or ablation the agent was trained on.
+bare env, so the score is the env's own reward: for the crawl env (``CRAWL_ENV_ID``) the full,
+unablated crawl reward of the final result, whatever reward policy or ablation the agent was
+trained on.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record, make_bare_env
 from rlm_gym.training.stats import mean_ci95
 
@@ -86,7 +88,7 @@ def baseline_actor(name: str) -> Actor:
     Raises:
         ValueError: Unknown baseline (with a suggestion).
     """
-    if name not in BASELINES:
+    if not isinstance(name, str) or name not in BASELINES:
         from rlm_gym._validation import unknown_name_error
 
         raise unknown_name_error("baseline", name, BASELINES)
@@ -96,6 +98,15 @@ def baseline_actor(name: str) -> Actor:
         return lambda env, obs: env.unwrapped.fixed_strategy_action(BEST_FIXED_STRATEGY)
     method = f"{name}_action"
     return lambda env, obs: getattr(env.unwrapped, method)()
+
+
+def _check_baseline_fits(env: gym.Env, name: str, env_id: str) -> None:
+    method = "fixed_strategy_action" if name == "best_fixed" else f"{name}_action"
+    if not hasattr(env.unwrapped, method):
+        raise ValueError(
+            f"Baseline '{name}' plays the crawl env ({CRAWL_ENV_ID}); '{env_id}' has no "
+            f"{method}(). Evaluate a model there, or use --env {CRAWL_ENV_ID}"
+        )
 
 
 def model_actor(model: Any, deterministic: bool = True) -> Actor:
@@ -119,6 +130,8 @@ def _resolve_actor(agent: Any, deterministic: bool) -> tuple[Actor, str]:
     if isinstance(agent, (str, Path)):
         path = Path(agent)
         if not path.exists():
+            if isinstance(agent, Path) or "/" in agent or agent.endswith(".zip"):
+                raise FileNotFoundError(f"No such model file or run directory: {agent}")
             from rlm_gym._validation import unknown_name_error
 
             raise unknown_name_error("agent (baseline or model path)", str(agent), BASELINES)
@@ -137,7 +150,7 @@ def _resolve_actor(agent: Any, deterministic: bool) -> tuple[Actor, str]:
 
 def evaluate(
     model_or_baseline: Any,
-    env_id: str = "rlm_gym/Crawl-v0",
+    env_id: str = CRAWL_ENV_ID,
     n_episodes: int = 100,
     seed: int = 0,
     *,
@@ -163,15 +176,24 @@ def evaluate(
     Returns:
         The ``EvalResult``.
 
+    Raises:
+        ValueError: ``n_episodes`` <= 0, an unknown baseline, or a baseline on an env that is
+            not the crawl env (the baselines are the crawl env's own players).
+        FileNotFoundError: A model path that does not exist, or a directory without a model.
+
     Example - a callable agent on CartPole:
         >>> result = evaluate(lambda env, obs: 0, "CartPole-v1", n_episodes=2, seed=0)
         >>> len(result.episodes), result.summary()["score"] > 0
         (2, True)
     """
+    if isinstance(n_episodes, bool) or not isinstance(n_episodes, int) or n_episodes <= 0:
+        raise ValueError(f"Expected `n_episodes` to be a positive integer, got {n_episodes!r}")
     actor, default_label = _resolve_actor(model_or_baseline, deterministic)
     env = make_bare_env(env_id, env_kwargs)
     result = EvalResult(label or default_label)
     try:
+        if isinstance(model_or_baseline, str) and model_or_baseline in BASELINES:
+            _check_baseline_fits(env, model_or_baseline, env_id)
         for episode in range(n_episodes):
             obs, info = env.reset(seed=seed + episode)
             total, length, done = 0.0, 0, False
@@ -187,7 +209,7 @@ def evaluate(
 
 
 def evaluate_baselines(
-    env_id: str = "rlm_gym/Crawl-v0",
+    env_id: str = CRAWL_ENV_ID,
     n_episodes: int = 100,
     seed: int = 0,
     baselines: Sequence[str] = BASELINES,

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from rlm_gym.cli import main
+from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training import _deps
 from rlm_gym.training.cli import parse_seeds
 
@@ -27,7 +28,7 @@ def test_importing_the_cli_loads_no_heavy_dependency():
     [
         (["train", "--policy", "crawll"], "Did you mean 'crawl'?"),
         (["train", "--disable", "valdation"], "Did you mean 'validation'?"),
-        (["train", "--env", "rlm_gym/Crawl-v1"], "Did you mean 'rlm_gym/Crawl-v0'?"),
+        (["train", "--env", "rlm_gym/Crawl-v9"], f"Did you mean '{CRAWL_ENV_ID}'?"),
         (["evaluate", "radnom"], "Did you mean 'random'?"),
         (["ablate", "--components", "quantiy"], "Did you mean 'quantity'?"),
         (["ablate", "--seeds", "x-y"], "Expected `--seeds` like '0-4'"),
@@ -41,7 +42,8 @@ def test_bad_flags_fail_with_a_suggestion(argv, message, capsys):
 def test_unknown_algo_is_an_argparse_error(capsys):
     with pytest.raises(SystemExit):
         main(["train", "--algo", "ppo2"])
-    assert "invalid choice: 'ppo2'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "invalid choice: 'ppo2'" in err and "Did you mean 'ppo'?" in err
 
 
 def test_a_missing_extra_names_the_install_command(monkeypatch, capsys):

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-import rlm_gym.envs  # noqa: F401
+from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training.episodes import RAW_SCORES
 from rlm_gym.training.evaluation import (
     BASELINES,
@@ -22,7 +22,7 @@ from rlm_gym.training.trainer import FinalStepTerminates, load_model, train
 from tests.helpers import ScriptedResultEnv
 
 pytestmark = pytest.mark.slow
-CRAWL = "rlm_gym/Crawl-v0"
+CRAWL = CRAWL_ENV_ID
 
 
 @pytest.fixture(scope="module")

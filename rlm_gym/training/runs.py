@@ -1,0 +1,278 @@
+"""Run directories that never lose work: unique names, atomic writes, run config and models.
+
+A run directory holds one training run and nothing else::
+
+    config.json      what was run (env, policy, ablation, hyper-parameters) and its ``status``:
+                     "running", "interrupted", "failed" or "finished", with ``timesteps_done``
+    metrics.json     summary numbers, with the same ``status``
+    checkpoint.zip   the last periodic checkpoint (what ``resume`` continues from)
+    model.zip        the final model (written when the run finishes)
+    best_model.zip   the best model by periodic evaluation on the true score
+    evaluations.json the periodic evaluations
+    episodes.csv     one row per finished training episode
+    progress.csv     SB3's log (TensorBoard events too)
+
+Every file is written atomically: to a temporary file in the same directory, flushed and
+``fsync``-ed, then ``os.replace``-d over the old one (and the directory ``fsync``-ed), so a crash,
+a kill or a full disk leaves either the old file or the new one, never a truncated one.
+
+A new run never reuses a directory that already holds something: ``unique_run_dir`` adds a
+suffix (``-2``, ``-3``, ...), as rl-zoo3 numbers its runs, and says which directory it chose.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = [
+    "BEST_MODEL_FILE",
+    "CHECKPOINT_FILE",
+    "EPISODES_FILE",
+    "EVALUATIONS_FILE",
+    "METRICS_FILE",
+    "MODEL_FILE",
+    "RUN_CONFIG_FILE",
+    "RunWriteError",
+    "atomic_write",
+    "default_run_name",
+    "find_model",
+    "read_run_config",
+    "save_model_atomic",
+    "unique_run_dir",
+    "write_json_atomic",
+    "write_text_atomic",
+]
+
+RUN_CONFIG_FILE = "config.json"
+METRICS_FILE = "metrics.json"
+EPISODES_FILE = "episodes.csv"
+EVALUATIONS_FILE = "evaluations.json"
+MODEL_FILE = "model.zip"
+CHECKPOINT_FILE = "checkpoint.zip"
+BEST_MODEL_FILE = "best_model.zip"
+# What `find_model` looks for in a run directory, in order: the final model, then the point an
+# interrupted or killed run reached.
+MODEL_CANDIDATES: tuple[str, ...] = (MODEL_FILE, CHECKPOINT_FILE)
+
+
+class RunWriteError(OSError):
+    """A run file could not be written; the previous version of the file is intact."""
+
+
+def _fsync_dir(directory: Path) -> None:
+    # The rename is durable only once the directory entry is on disk (POSIX); Windows has no
+    # directory handles, hence the suppress.
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Iterator[IO[Any]]:
+    """Open a temporary file next to ``path``; on success it replaces ``path`` atomically.
+
+    If the block raises (or the disk fills up), the temporary file is removed and ``path`` keeps
+    its previous content.
+
+    Args:
+        path: The file to (re)write.
+        mode: ``"w"`` (text) or ``"wb"`` (binary).
+        **open_kwargs: Passed to ``open`` (``newline=""`` for CSV).
+
+    Raises:
+        RunWriteError: Writing, syncing or renaming failed (disk full, read-only, ...); the
+            message names the file and says the previous version is intact.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> target = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+        >>> with atomic_write(target) as handle:
+        ...     _ = handle.write("hello")
+        >>> target.read_text()
+        'hello'
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"Expected `mode` 'w' or 'wb', got {mode!r}")
+    path = Path(path)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, mode, **open_kwargs) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise RunWriteError(
+            error.errno or errno.EIO,
+            f"Could not write {path}: {reason}; its previous version (if any) is intact",
+        ) from error
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (see ``atomic_write``)."""
+    with atomic_write(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def write_json_atomic(path: str | Path, value: Any) -> None:
+    """Write ``value`` as indented JSON to ``path`` atomically.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> target = pathlib.Path(tempfile.mkdtemp()) / "config.json"
+        >>> write_json_atomic(target, {"status": "running"})
+        >>> json.loads(target.read_text())
+        {'status': 'running'}
+    """
+    write_text_atomic(path, json.dumps(value, indent=2, default=str) + "\n")
+
+
+def save_model_atomic(model: Any, path: str | Path) -> None:
+    """``model.save`` to ``path`` atomically: a killed process or a full disk never leaves a
+    truncated zip, and the previous model stays loadable."""
+    with atomic_write(path, "wb") as handle:
+        model.save(handle)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", text).strip("_") or "x"
+
+
+def default_run_name(
+    policy: str,
+    seed: int,
+    disable: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
+    env_id: str | None = None,
+) -> str:
+    """The default run directory name: env, policy, the ablated components, the seed.
+
+    Two ablation variants never share a name: every disabled component appears as
+    ``no_<name>`` and every weight as ``<name>x<weight>``.
+
+    Example:
+        >>> default_run_name("crawl", 0, ["efficiency"], {"quantity": 2.0}, "rlm_gym/Crawl-v1")
+        'Crawl-v1-crawl-no_efficiency-quantityx2-seed0'
+        >>> default_run_name("lenient", 3)
+        'lenient-seed3'
+    """
+    parts = [env_id.rsplit("/", 1)[-1]] if env_id else []
+    parts.append(policy)
+    parts += [f"no_{name}" for name in sorted(disable)]
+    parts += [f"{name}x{float(value):g}" for name, value in sorted((weights or {}).items())]
+    parts.append(f"seed{int(seed)}")
+    return "-".join(_slug(part) for part in parts)
+
+
+def _is_free(path: Path) -> bool:
+    return not path.exists() or (path.is_dir() and not any(path.iterdir()))
+
+
+def unique_run_dir(path: str | Path) -> Path:
+    """Create and return ``path``, or ``path-2``, ``path-3``, ... if it already holds anything.
+
+    An existing empty directory is used as is. Never returns a directory holding files, so a
+    new run cannot overwrite or mix with an old one.
+
+    Raises:
+        NotADirectoryError: ``path`` is an existing file.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> base = pathlib.Path(tempfile.mkdtemp()) / "run"
+        >>> unique_run_dir(base).name
+        'run'
+        >>> (base / "config.json").write_text("{}")
+        2
+        >>> unique_run_dir(base).name
+        'run-2'
+    """
+    path = Path(path)
+    candidate, number = path, 1
+    while True:
+        if _is_free(candidate):
+            try:
+                candidate.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:
+                raise NotADirectoryError(
+                    f"Expected a run directory at {candidate}, but it is a file"
+                ) from None
+            if not any(candidate.iterdir()):
+                return candidate
+        number += 1
+        candidate = path.with_name(f"{path.name}-{number}")
+
+
+def read_run_config(run_dir: str | Path) -> dict[str, Any]:
+    """The ``config.json`` of a run directory.
+
+    Raises:
+        FileNotFoundError: ``run_dir`` does not exist or holds no ``config.json``.
+        ValueError: ``config.json`` is not a JSON object.
+    """
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise FileNotFoundError(f"No run directory at {run_dir}")
+    path = run_dir / RUN_CONFIG_FILE
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{run_dir} is not a run directory: it has no {RUN_CONFIG_FILE} "
+            "(`rlm-gym train` writes one)"
+        )
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not valid JSON: {error}") from None
+    if not isinstance(config, dict):
+        raise ValueError(f"Expected {path} to hold a JSON object, got {type(config).__name__}")
+    return config
+
+
+def find_model(path: str | Path) -> Path:
+    """The model file of ``path``: the path itself if it is a file, else the run's model.
+
+    In a run directory: ``model.zip`` (the finished run), else ``checkpoint.zip`` (the last
+    checkpoint of an interrupted or killed run).
+
+    Raises:
+        FileNotFoundError: No such file, or a directory without any model.
+
+    Example:
+        >>> import tempfile
+        >>> find_model(tempfile.mkdtemp())  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        FileNotFoundError: No model in /tmp/...: expected model.zip or checkpoint.zip (a run directory written by `rlm-gym train`)
+    """  # noqa: E501
+    path = Path(path)
+    if path.is_file():
+        return path
+    if not path.exists():
+        raise FileNotFoundError(f"No such model file or run directory: {path}")
+    for name in MODEL_CANDIDATES:
+        if (path / name).is_file():
+            return path / name
+    raise FileNotFoundError(
+        f"No model in {path}: expected {' or '.join(MODEL_CANDIDATES)} "
+        "(a run directory written by `rlm-gym train`)"
+    )
