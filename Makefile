@@ -9,7 +9,7 @@ RAY_PIP := $(RAY_PY) -m pip install --quiet --disable-pip-version-check
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
 
-.PHONY: demo test lint test-ray bench clean
+.PHONY: demo test lint test-ray bench readme clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,10 @@ test-ray: $(VENV_RAY)/.installed
 
 bench: $(VENV)/.train-installed
 	$(PY) benchmarks/run_all.py
+
+# Rewrite the README's generated blocks from the committed JSON files they read.
+readme: $(VENV)/.train-installed
+	$(PY) docs/render_readme.py
 
 clean:
 	rm -rf $(VENV) $(VENV_RAY) runs .pytest_cache .hypothesis
