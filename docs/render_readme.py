@@ -57,7 +57,9 @@ def real_data_figures() -> str:
     report = _json(BENCHMARKS)["real_data"]
     names = {
         "valid_accepted": f"valid values accepted ({report['valid_values']} labelled valid)",
-        "invalid_rejected": f"invalid values rejected ({report['invalid_values']} labelled invalid)",
+        "invalid_rejected": (
+            f"invalid values rejected ({report['invalid_values']} labelled invalid)"
+        ),
         "pattern_type": f"pattern type acceptable ({report['crawls']} crawls)",
         "tier_agreement": "tier follows the verdict (clean: good/excellent; flawed: not excellent; "
         "broken: acceptable/poor)",
