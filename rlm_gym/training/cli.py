@@ -296,7 +296,12 @@ def _run_resume(args: argparse.Namespace) -> int:
 def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int:
     print(json.dumps(result.metrics, indent=2))
     if Path(asked) != result.log_dir:
-        _note(args, f"{asked} already holds a run; wrote this one to {result.log_dir}")
+        # Not progress: said even with --quiet, since the run is not where it was asked to be.
+        print(
+            f"rlm-gym {args.command}: {asked} already holds a run; wrote this one to "
+            f"{result.log_dir}",
+            file=sys.stderr,
+        )
     print(
         f"Saved model.zip, best_model.zip, config.json, metrics.json and TensorBoard logs in "
         f"{result.log_dir}"

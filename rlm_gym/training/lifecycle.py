@@ -124,7 +124,8 @@ class RunCallback(BaseCallback):
 
 
 class ProgressLineCallback(BaseCallback):
-    """Print ``label: 30,000/300,000 steps (10 %), 2,150 steps/s`` every tenth of the budget.
+    """Print ``label: 30,000/300,000 steps (10 %), 2,150 steps/s`` every tenth of the budget,
+    and once more when training ends.
 
     Lines go to ``stream`` (stderr), so they never mix with a command's output.
     """
@@ -150,6 +151,9 @@ class ProgressLineCallback(BaseCallback):
             self._next = (steps // self.step_size + 1) * self.step_size
             self._print(steps)
         return True
+
+    def _on_training_end(self) -> None:
+        self._print(self.model.num_timesteps)
 
     def _print(self, steps: int) -> None:
         elapsed = time.perf_counter() - self._started

@@ -64,7 +64,13 @@ MODEL_CANDIDATES: tuple[str, ...] = (MODEL_FILE, CHECKPOINT_FILE)
 
 
 class RunWriteError(OSError):
-    """A run file could not be written; the previous version of the file is intact."""
+    """A run file could not be written; the previous version of the file is intact.
+
+    ``errno`` is the cause's (``ENOSPC`` for a full disk); the message is one sentence.
+    """
+
+    def __str__(self) -> str:
+        return str(self.strerror)
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -191,11 +197,8 @@ def _is_free(path: Path) -> bool:
 def unique_run_dir(path: str | Path) -> Path:
     """Create and return ``path``, or ``path-2``, ``path-3``, ... if it already holds anything.
 
-    An existing empty directory is used as is. Never returns a directory holding files, so a
-    new run cannot overwrite or mix with an old one.
-
-    Raises:
-        NotADirectoryError: ``path`` is an existing file.
+    An existing empty directory is used as is (a file in the way counts as taken). Never
+    returns a directory holding files, so a new run cannot overwrite or mix with an old one.
 
     Example:
         >>> import tempfile, pathlib
@@ -211,14 +214,11 @@ def unique_run_dir(path: str | Path) -> Path:
     candidate, number = path, 1
     while True:
         if _is_free(candidate):
-            try:
+            # Another process may take the name between the check and mkdir: check again.
+            with contextlib.suppress(FileExistsError):
                 candidate.mkdir(parents=True, exist_ok=True)
-            except FileExistsError:
-                raise NotADirectoryError(
-                    f"Expected a run directory at {candidate}, but it is a file"
-                ) from None
-            if not any(candidate.iterdir()):
-                return candidate
+                if not any(candidate.iterdir()):
+                    return candidate
         number += 1
         candidate = path.with_name(f"{path.name}-{number}")
 

@@ -702,14 +702,31 @@ class _RunFiles:
     def wall_time(self) -> float:
         return self.previous_wall + (time.perf_counter() - self.started)
 
-    def write_state(self, model: Any, status: str, checkpoint: bool, final: bool = False) -> None:
-        # episodes first, config last: config.json is the commit record of the state.
+    def write_state(
+        self,
+        model: Any,
+        status: str,
+        checkpoint: bool,
+        final: bool = False,
+        keep_going: bool = False,
+    ) -> None:
+        """Episodes, models, metrics, then config.json (the commit record of the state).
+
+        With ``keep_going`` a failed data write (a full disk) is noted in the config instead
+        of raised, so a failing run still records its status.
+        """
         steps = int(model.num_timesteps)
-        write_episodes(self.episodes, self.run_dir / EPISODES_FILE)
-        if checkpoint:
-            save_model_atomic(model, self.run_dir / CHECKPOINT_FILE)
-        if final:
-            save_model_atomic(model, self.run_dir / MODEL_FILE)
+        try:
+            write_episodes(self.episodes, self.run_dir / EPISODES_FILE)
+            if checkpoint:
+                save_model_atomic(model, self.run_dir / CHECKPOINT_FILE)
+                self.config["checkpoint_timesteps"] = steps
+            if final:
+                save_model_atomic(model, self.run_dir / MODEL_FILE)
+        except OSError as error:
+            if not keep_going:
+                raise
+            self.config["save_error"] = str(error)
         metrics = _metrics(self.episodes, steps, self.wall_time())
         metrics["status"] = status
         write_json_atomic(self.run_dir / METRICS_FILE, metrics)
@@ -864,7 +881,7 @@ def _finish_segment(
         files.write_state(model, "finished", checkpoint=False, final=True)
         return
     try:
-        files.write_state(model, status, checkpoint=True)
+        files.write_state(model, status, checkpoint=True, keep_going=error is not None)
     except OSError:
         if error is None:
             raise

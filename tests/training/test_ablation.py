@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 import rlm_gym.envs  # noqa: F401
+from rlm_gym.policies import PolicyRegistry
 from rlm_gym.training.ablation import ablate, ablation_variants
 
 pytestmark = pytest.mark.slow
@@ -37,17 +38,32 @@ def _check_result(result, out_dir):
 
 def test_variants_are_full_each_component_disabled_and_binary():
     variants = ablation_variants("crawl")
-    assert list(variants) == [
-        "full", "no_success", "no_has_data", "no_validation", "no_quantity", "no_efficiency",
-        "binary",
-    ]  # fmt: skip
+    components = PolicyRegistry.get_reward_class("crawl").component_names
+    assert {"success", "has_data", "validation", "quantity", "efficiency"} <= set(components)
+    assert list(variants) == ["full", *(f"no_{name}" for name in components), "binary"]
     assert variants["no_quantity"] == {"policy": "crawl", "disable": ("quantity",)}
     assert variants["binary"] == {"policy": "binary", "disable": ()}
 
 
-def test_local_backend_returns_every_variant_and_seed(tmp_path):
+def test_local_backend_returns_every_variant_and_seed(tmp_path, capsys):
     result = ablate(policy="crawl", backend="local", n_workers=2, out_dir=tmp_path, **TINY)
     _check_result(result, tmp_path)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert sorted(line.split("]")[0] for line in lines) == [f"ablate: [{i}/6" for i in range(1, 7)]
+
+
+def test_a_second_ablation_never_overwrites_the_first(tmp_path):
+    (tmp_path / "ablation.csv").write_text("the first ablation")
+    result = ablate(policy="crawl", n_workers=1, out_dir=tmp_path, progress=False, **{
+        **TINY, "seeds": [0], "plots": False})  # fmt: skip
+    assert result.out_dir == tmp_path.with_name(f"{tmp_path.name}-2")
+    assert (tmp_path / "ablation.csv").read_text() == "the first ablation"
+
+
+def test_a_policy_that_does_not_fit_fails_before_any_worker(tmp_path):
+    with pytest.raises(ValueError, match="Policy 'crawl' does not fit env 'CartPole-v1'"):
+        ablate("CartPole-v1", "crawl", out_dir=tmp_path, **TINY)
+    assert not any(tmp_path.iterdir())
 
 
 def test_unknown_backend_is_rejected_with_a_suggestion(tmp_path):

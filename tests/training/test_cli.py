@@ -61,3 +61,14 @@ def test_a_missing_extra_names_the_install_command(monkeypatch, capsys):
 
 def test_seed_ranges_expand():
     assert parse_seeds("0-4") == [0, 1, 2, 3, 4]
+
+
+def test_evaluate_baselines_prints_a_line_per_agent_unless_quiet(capsys):
+    argv = ["evaluate", "--baselines", "--episodes", "2", "--format", "json"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert [line.split("]")[0] for line in lines] == [
+        f"rlm-gym evaluate: [{i}/4" for i in (1, 2, 3, 4)
+    ]
+    assert main([*argv, "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

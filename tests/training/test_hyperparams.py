@@ -1,0 +1,95 @@
+"""Hyper-parameters: checked kinds, rl-zoo3 schedules, rl-zoo3's YAML layout."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlm_gym.training.hyperparams import (
+    check_hyperparams,
+    load_zoo_hyperparams,
+    parse_policy_kwargs,
+    schedule_value,
+)
+
+pytest.importorskip("yaml")
+
+# hyperparams/ppo.yml of DLR-RM/rl-baselines3-zoo (CartPole-v1 section, as published).
+ZOO_FILE = """\
+atari:
+  env_wrapper:
+    - stable_baselines3.common.atari_wrappers.AtariWrapper
+  frame_stack: 4
+  policy: 'CnnPolicy'
+
+# Tuned
+CartPole-v1:
+  n_envs: 8
+  n_timesteps: !!float 1e5
+  policy: 'MlpPolicy'
+  n_steps: 32
+  batch_size: 256
+  gae_lambda: 0.8
+  gamma: 0.98
+  n_epochs: 20
+  ent_coef: 0.0
+  learning_rate: lin_0.001
+  clip_range: lin_0.2
+
+default:
+  n_timesteps: 5000
+  policy_kwargs: "dict(net_arch=[32, 32], activation_fn=nn.ReLU)"
+"""
+
+
+@pytest.fixture
+def zoo_file(tmp_path):
+    path = tmp_path / "ppo.yml"
+    path.write_text(ZOO_FILE)
+    return path
+
+
+def test_the_env_section_gives_budget_envs_and_kwargs(zoo_file):
+    loaded = load_zoo_hyperparams(zoo_file, "CartPole-v1")
+    assert loaded["total_timesteps"] == 100_000 and loaded["n_envs"] == 8
+    assert loaded["hyperparams"]["n_steps"] == 32
+    assert loaded["hyperparams"]["learning_rate"] == "lin_0.001"
+    assert "policy" not in loaded["hyperparams"]
+
+
+def test_an_env_without_a_section_reads_default(zoo_file):
+    loaded = load_zoo_hyperparams(zoo_file, "rlm_gym/Crawl-v1")
+    assert loaded["total_timesteps"] == 5000 and loaded["n_envs"] is None
+    assert loaded["hyperparams"]["policy_kwargs"] == {
+        "net_arch": [32, 32],
+        "activation_fn": "nn.ReLU",
+    }
+
+
+def test_rl_zoo_linear_schedules_are_read():
+    assert schedule_value("lin_0.001") == 0.001
+    assert schedule_value("linear") is None
+
+
+def test_policy_kwargs_strings_are_parsed_without_eval():
+    with pytest.raises(ValueError, match=r"unsupported name os\.system"):
+        parse_policy_kwargs("dict(activation_fn=os.system)")
+    with pytest.raises(ValueError, match="Expected `policy_kwargs`"):
+        parse_policy_kwargs("__import__('os')")
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "message"),
+    [
+        ({"n_steps": 0}, ValueError, "positive integer, got int 0"),
+        ({"n_steps": 2.5}, ValueError, "positive integer"),
+        ({"n_steps": True}, TypeError, "positive integer, got bool True"),
+        ({"learning_rate": "lin_x"}, TypeError, "schedule like 'lin_0.001'"),
+        ({"gamma": 1.5}, ValueError, "in [0, 1]"),
+        ({"normalize_advantage": 1}, TypeError, "true or false"),
+        ({"use_sde": True}, ValueError, "Unknown hyper-parameter 'use_sde' of maskable_ppo"),
+        ({"policy_kwargs": [64]}, TypeError, "mapping"),
+    ],
+)
+def test_wrong_values_are_named(params, error, message):
+    with pytest.raises(error, match=message.replace("[", r"\[").replace("(", r"\(")):
+        check_hyperparams(params, "maskable_ppo" if "use_sde" in params else "ppo")
