@@ -63,6 +63,15 @@ BEST_MODEL_FILE = "best_model.zip"
 MODEL_CANDIDATES: tuple[str, ...] = (MODEL_FILE, CHECKPOINT_FILE)
 
 
+def _file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+_FILE_MODE = _file_mode()
+
+
 class RunWriteError(OSError):
     """A run file could not be written; the previous version of the file is intact.
 
@@ -113,6 +122,8 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: Any) -> Itera
     path = Path(path)
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     tmp = Path(tmp_name)
+    with contextlib.suppress(OSError):
+        os.chmod(fd, _FILE_MODE)  # mkstemp makes 0600; run files are as readable as any other
     try:
         with os.fdopen(fd, mode, **open_kwargs) as handle:
             yield handle

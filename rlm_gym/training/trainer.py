@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import functools
 import importlib
 import json
 import math
+import os
 import platform
 import sys
+import threading
 import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -42,6 +45,7 @@ from rlm_gym.training.runs import (
     METRICS_FILE,
     MODEL_FILE,
     RUN_CONFIG_FILE,
+    RunWriteError,
     atomic_write,
     find_model,
     read_run_config,
@@ -821,7 +825,7 @@ def _learn(
     # Handlers only when there is a run to save; otherwise Ctrl-C keeps its usual effect.
     signals = stop_on_signals(announce) if files is not None else contextlib.nullcontext(None)
     error: BaseException | None = None
-    with signals as flag:
+    with signals as flag, _quiet_writer_threads():
         run_callback = None
         if files is not None:
             evaluate = files.evaluate if int(run_config.get("n_eval_episodes", 0)) else None
@@ -854,11 +858,52 @@ def _learn(
     if files is not None:
         _finish_segment(files, model, error, stopped, flag)
     if error is not None:
-        raise error
+        raise _disk_error(error, run_dir, run_config) from error
     metrics = _metrics(episodes, model.num_timesteps, time.perf_counter() - started)
     if files is not None:
         metrics = json.loads((run_dir / METRICS_FILE).read_text())
     return TrainResult(model, run_config, metrics, episodes, run_dir)
+
+
+@contextlib.contextmanager
+def _quiet_writer_threads() -> Iterator[None]:
+    """Keep a background writer's OSError (TensorBoard's event thread on a full disk) from
+    printing a traceback: the same error reaches the training loop and is reported there."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not issubclass(args.exc_type, OSError):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
+
+
+def _disk_error(
+    error: BaseException, run_dir: Path | None, run_config: Mapping[str, Any]
+) -> BaseException:
+    """A full or read-only disk hit by SB3's own log writes, said as what it is."""
+    if (
+        run_dir is None
+        or isinstance(error, RunWriteError)
+        or not isinstance(error, OSError)
+        or error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+    ):
+        return error
+    checkpoint = run_config.get("checkpoint_timesteps")
+    kept = (
+        f"its last checkpoint ({checkpoint:,} steps) is intact"
+        if checkpoint
+        else "no checkpoint was written yet"
+    )
+    return RunWriteError(
+        error.errno,
+        f"{os.strerror(error.errno)} while training in {run_dir}; {kept}; free space, then "
+        f"`rlm-gym train --resume {run_dir}`",
+    )
 
 
 def _finish_segment(
