@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import date, datetime
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
@@ -95,9 +95,9 @@ def parse_number(text: str) -> float | None:
         (4.7, 109900.0, None)
     """
     text = _SPACES_RE.sub("", text.strip())
-    if not text or not text[0].isdigit() or not text[-1].isdigit():
+    if not text or not text[0].isdecimal() or not text[-1].isdecimal():
         return None
-    if text.isdigit():
+    if text.isdecimal():
         return float(text)
     last_dot, last_comma = text.rfind("."), text.rfind(",")
     if last_dot >= 0 and last_comma >= 0:
@@ -112,7 +112,7 @@ def parse_number(text: str) -> float | None:
             integer, fraction = text.replace(sep, ""), ""
         else:
             integer, fraction = head, tail
-    if not integer.isdigit() or (fraction and not fraction.isdigit()):
+    if not integer.isdecimal() or (fraction and not fraction.isdecimal()):
         return None
     try:
         return float(f"{integer}.{fraction or '0'}")
@@ -155,15 +155,18 @@ _CODE_RE = re.compile(
 )
 # Windows-1252 / Latin-1 renderings of UTF-8 continuation bytes.
 _CONT = "\x80-\xbf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+_CONT_NO_NBSP = _CONT.replace(
+    "\x80-\xbf", "\x80-\x9f\xa1-\xbf"
+)  # "é\xa0»" is French typography, not mojibake
 _MOJIBAKE_RE = re.compile(
-    rf"[ÂÃ][{_CONT}]|â[€\x80][{_CONT}]?|[ÐÑØÙ][{_CONT}]|[à-ï][{_CONT}][{_CONT}]|"
+    rf"[ÂÃ][{_CONT}]|â[€\x80][{_CONT}]?|[ÐÑØÙ][{_CONT}]|[à-ï][{_CONT_NO_NBSP}][{_CONT}]|"
     r"ï»¿|[\x80-\x9f]|\ufffd"
 )
 # '?' standing for lost non-ASCII letters (a cp1252 save with replacement): runs of '?' as
 # words, '?' inside a word, or a leading '?' glued to the value ("? 1,199", "?3C"). Not looked
 # for in URLs, whose '?' starts the query.
 _LOST_LETTERS_RE = re.compile(
-    r"(?:^|\s)\?{2,}(?=\s|$|[,.;:])|(?<=[^\W\d_])\?(?=[^\W\d_])|^\?\s*\d|^\?(?=[^\s?])"
+    r"(?:^|\s)\?{2,}(?=\s|$|[,.;:])|(?<=[^\W\d_])\?(?=[^\W\d_A-Z])|^\?\s*\d|^\?(?=[^\s?])"
 )
 _CONTAINER_RE = re.compile(
     r"^\[\s*\]$|^\[.*(?:['\",]|https?:).*\]$|^\{\s*\}$|^\{\s*['\"]?[\w@$ -]+['\"]?\s*:.*\}$|"
@@ -198,7 +201,11 @@ def text_junk(text: str) -> str:
         return "mis-encoded text"
     if len(low) <= 120 and low.startswith(_ERROR_PREFIXES):
         return "error page text"
-    if not any(char.isalnum() for char in text) and all(ord(char) < 0x2000 for char in text):
+    if (
+        not any(char.isalnum() for char in text)
+        and all(ord(char) < 0x2000 for char in text)
+        and not _PRICE_LEVEL_RE.match(text)
+    ):
         return "placeholder"
     return ""
 
@@ -263,7 +270,7 @@ _NEGATIVE_RE = re.compile(
 # --------------------------------------------------------------------------------------------
 # price
 # --------------------------------------------------------------------------------------------
-_PRICE_LEVEL_RE = re.compile(r"^([$€£¥₹₩₽₦₫৳₺])\1{0,4}$")
+_PRICE_LEVEL_RE = re.compile(r"^([$€£¥₹₩₽₦₫৳₺])\1{1,3}$")  # "$$" .. "$$$$"; a lone "$" is no level
 
 
 def _price_text(text: str) -> str:
@@ -385,6 +392,7 @@ _ISO_RE = re.compile(
 _NUMERIC_DATE_RE = re.compile(r"(?<!\d)(\d{1,4})([/.\-])(\d{1,2})\2(\d{2,4})(?!\d)")
 _TIME_RE = re.compile(r"\b\d{1,2}[:h]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?\b", re.IGNORECASE)
 _TIME_ONLY_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
+_TZ_RE = re.compile(r"(?:gmt|utc)?\s*[+-]\d{2}:?\d{2}\b", re.IGNORECASE)
 _VI_MONTH_RE = re.compile(r"tháng\s*\d{1,2}|thg\s*\d{1,2}", re.IGNORECASE)
 _DATE_TOKEN_RE = re.compile(r"[^\W\d_]+|\d+")
 _CONNECTORS = _words(
@@ -423,7 +431,7 @@ def _numeric_date(a: str, b: str, c: str) -> str:
 def _date_words(text: str) -> tuple[list[str], list[str]]:
     words, numbers = [], []
     for token in _DATE_TOKEN_RE.findall(text.lower()):
-        (numbers if token.isdigit() else words).append(token)
+        (numbers if token.isdecimal() else words).append(token)
     return words, numbers
 
 
@@ -445,9 +453,13 @@ def _date_text(text: str) -> str:
     if match:
         year, month, day = match.group(1), match.group(2), match.group(3)
         return _ymd(int(year), int(month), int(day or 1))
-    if text.isdigit():
+    if text.isdecimal():
+        if len(text) > 13:
+            return "not a date"
         if len(text) == 4:
             return "" if _year_ok(int(text)) else "out of range"
+        if len(text) == 8 and text[:2] in ("19", "20"):  # compact ISO 8601: 20240305
+            return _ymd(int(text[:4]), int(text[4:6]), int(text[6:]))
         number = int(text)
         if _EPOCH_S[0] <= number <= _EPOCH_S[1] or _EPOCH_S[0] <= number / 1000 <= _EPOCH_S[1]:
             return ""
@@ -462,7 +474,7 @@ def _date_text(text: str) -> str:
         return _numeric_date(match.group(1), match.group(3), match.group(4))
     months = [word for word in words if word in vocab.MONTHS or word.rstrip(".") in vocab.MONTHS]
     if months or _VI_MONTH_RE.search(text):
-        rest = _TIME_RE.sub(" ", low)
+        rest = _TZ_RE.sub(" ", _TIME_RE.sub(" ", low))
         _, numbers = _date_words(rest)
         for number in numbers:
             if len(number) == 4 and not _year_ok(int(number)):
@@ -506,7 +518,7 @@ def _phone_one(text: str) -> bool:
     if not _PHONE_RE.match(text):
         return False
     main = re.split(r"(?:ext|x|#)", text, flags=re.IGNORECASE)[0]
-    digits = sum(char.isdigit() for char in main)
+    digits = sum(char.isdecimal() for char in main)
     return 7 <= digits <= 15
 
 
@@ -588,8 +600,19 @@ def _number_verdict(field_type: str, number: float) -> str:
         return "not a phone"
     if field_type == "text":
         return "" if math.isfinite(number) else "out of range"
-    return f"not an {field_type}" if field_type == "email" else f"not a {field_type}"
+    return _NOT_A[field_type]
 
+
+_NOT_A = {
+    "price": "not a price",
+    "rating": "not a rating",
+    "count": "not a count",
+    "date": "not a date",
+    "email": "not an email",
+    "phone": "not a phone",
+    "url": "not a url",
+    "text": "out of range",
+}
 
 _PRICE_KEYS = _words(
     "value amount price amountmin amountmax min max low high lowprice highprice minprice "
@@ -648,9 +671,14 @@ def _dict_verdict(field_type: str, value: dict, depth: int) -> str:
         seen = True
         element_type = field_type
         if typed:
-            from rlm_gym.crawl.fields import name_type  # the name rules live one level up
+            from rlm_gym.crawl.fields import name_hint, name_type  # the name rules live above
 
-            element_type = name_type(key) or "text"
+            # A hinted key ("Stars") types a bare rating/count/price/date, not prose.
+            element_type = (
+                name_type(key)
+                or (name_hint(key) if value_kind(element) is not None else None)
+                or "text"
+            )
         reason = _verdict(element_type, element, depth + 1)
         if reason:
             return reason
@@ -691,18 +719,10 @@ def _verdict(field_type: str, value: Any, depth: int = 0) -> str:
         except UnicodeDecodeError:
             return "mis-encoded text"
         return _verdict(field_type, text, depth + 1)
-    if isinstance(value, datetime):
-        return (
-            ""
-            if field_type in ("date", "text") and _year_ok(value.year)
-            else ("out of range" if field_type == "date" else f"not a {field_type}")
-        )
-    if isinstance(value, date):
-        return (
-            ""
-            if field_type in ("date", "text") and _year_ok(value.year)
-            else ("out of range" if field_type == "date" else f"not a {field_type}")
-        )
+    if isinstance(value, date):  # datetime is a date too
+        if field_type not in ("date", "text"):
+            return _NOT_A[field_type]
+        return "" if _year_ok(value.year) else "out of range"
     if isinstance(value, (int, float)):  # numpy scalars, int / float subclasses
         try:
             return _number_verdict(field_type, float(value))

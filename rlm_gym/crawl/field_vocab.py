@@ -89,7 +89,7 @@ NAME_TOKENS: dict[str, frozenset[str]] = {
         "количество liczba jumlah số lượng miktar adet habitaciones dormitorios quartos "
         "chambres pièces pieces zimmer pokoje комнат комнаты baños banheiros площадь "
         "dibaca helpful thumbs upvotes downvotes shares retweets clicks hits visits plays "
-        "listens streams"
+        "listens streams minutes mins"
     ),
     "date": _words(
         "date dates datum daten fecha fechas ngày ngay дата даты tanggal tarih "

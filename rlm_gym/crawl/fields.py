@@ -298,11 +298,11 @@ def _text_shape(text: str) -> str | None:
     text = text.strip()
     if not text or text_junk(text):
         return None
-    if text[0].isdigit() and text.replace(".", "", 1).replace(",", "", 1).isdigit():
+    if text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdecimal():
         number = parse_number(text)
         if number is None:
             return "text"
-        if text.isdigit():
+        if text.isdecimal():
             if text[0] == "0" and len(text) >= 9:
                 return "phone"
             return "int5" if number <= 5 else "int"
