@@ -1,4 +1,4 @@
-"""Steps per second of ``rlm_gym/Crawl-v0``: bare, with the ``crawl`` and ``lenient`` policies,
+"""Steps per second of ``rlm_gym/Crawl-v1``: bare, with the ``crawl`` and ``lenient`` policies,
 single env and ``gymnasium.make_vec`` (sync) with 8 envs.
 
 Actions come from a fixed pseudo-random sequence over all 10 actions (invalid ones are cheap
@@ -21,8 +21,9 @@ from _common import clock, interleaved_medians, print_table, save_results
 
 import rlm_gym
 from rlm_gym import RewardPolicyWrapper
+from rlm_gym.envs import CRAWL_ENV_ID
 
-ENV_ID = "rlm_gym/Crawl-v0"
+ENV_ID = CRAWL_ENV_ID
 VEC_ENVS = 8
 
 

@@ -1,11 +1,15 @@
-"""Simulated environments: ``rlm_gym/Crawl-v0`` (``CrawlEnv``), registered on import.
+"""Simulated environments: ``rlm_gym/Crawl-v1`` (``CrawlEnv``), registered on import.
+
+``CRAWL_ENV_ID`` is the one place the id is spelt; other modules read it. ``rlm_gym/Crawl-v0``
+(step budget as ``truncated``, no observation memory, crawl reward 0.1) is no longer registered:
+``gym.make("rlm_gym/Crawl-v0")`` raises Gymnasium's ``DeprecatedEnv``, which names v1.
 
 Example:
     >>> import gymnasium as gym
     >>> import rlm_gym.envs
-    >>> env = gym.make("rlm_gym/Crawl-v0")
-    >>> env.spec.max_episode_steps
-    30
+    >>> env = gym.make(CRAWL_ENV_ID)
+    >>> env.spec.id, env.spec.max_episode_steps
+    ('rlm_gym/Crawl-v1', 30)
 """
 
 from __future__ import annotations
@@ -42,11 +46,16 @@ __all__ = [
     "register_envs",
 ]
 
-CRAWL_ENV_ID = "rlm_gym/Crawl-v0"
+CRAWL_ENV_ID = "rlm_gym/Crawl-v1"
 
 
 def register_envs() -> None:
-    """Register ``rlm_gym/Crawl-v0`` with Gymnasium (a no-op when already registered)."""
+    """Register ``rlm_gym/Crawl-v1`` with Gymnasium (a no-op when already registered).
+
+    ``max_episode_steps`` equals the env's ``max_steps``: the ``TimeLimit`` may then mark
+    ``truncated`` on the budget's last step, which every library reads as terminal because
+    the env sets ``terminated`` on that same step.
+    """
     if CRAWL_ENV_ID in gym.registry:
         return
     gym.register(

@@ -1,4 +1,4 @@
-"""``CrawlEnv``: one simulated crawl job per episode (``rlm_gym/Crawl-v0``).
+"""``CrawlEnv``: one simulated crawl job per episode (``rlm_gym/Crawl-v1``).
 
 The agent crawls a site whose profile is hidden (``rlm_gym.envs.profiles``): it fetches pages
 (plain HTTP or a headless browser), extracts items (CSS selectors, heuristics or an LLM),
@@ -11,13 +11,15 @@ re-fetch with fetch_*, backoff, stop) → *paginate* (url_navigation, javascript
 infinite_scroll, backoff, stop) → fetch (after URL navigation) or extract (after a click or scroll,
 which load the next items in the live browser). Any other action is a failed step with an error
 text and a time cost. The episode ends on ``stop``, a ban (two 403s, or three 429s), the job's
-time budget, or ``max_steps`` (then ``truncated``).
+time budget, or the step budget ``max_steps``; every one of them is ``terminated=True`` (Crawl-v1):
+the crawl job is over and its result is scored on that step. (Crawl-v0 reported the step budget
+as ``truncated``, so bootstrapping agents valued running the budget out.)
 
 Example:
     >>> env = CrawlEnv(pattern_types=["product_list"])
     >>> obs, info = env.reset(seed=7)
     >>> obs.shape, env.action_masks().tolist()[:3]
-    ((37,), [True, True, False])
+    ((57,), [True, True, False])
     >>> obs, reward, terminated, truncated, info = env.step(env.ACTIONS.index("stop"))
     >>> terminated, info["action"]["action"], info["action_result"].action_type
     (True, 'final', 'final')
@@ -32,11 +34,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from rlm_gym._validation import unknown_name_error
+from rlm_gym._validation import did_you_mean, unknown_name_error
 from rlm_gym.envs.dynamics import (
     ACTIONS,
     BACKOFF,
     BY_HEADLESS,
+    COSTS,
     DONE,
     E_403,
     E_429,
@@ -54,10 +57,11 @@ from rlm_gym.envs.dynamics import (
     K_FETCH,
     K_PAGINATE,
     KINDS,
-    OUT_OF_STEPS,
     OVER_BUDGET,
     PAGINATE,
     PHASES,
+    S_429,
+    S_BLOCKS,
     S_CSS,
     S_END,
     S_ERROR,
@@ -78,6 +82,8 @@ from rlm_gym.envs.dynamics import (
 from rlm_gym.envs.items import POOL_SIZE, build_items
 from rlm_gym.envs.observation import (
     INDEX,
+    MEMORY_METHODS,
+    MEMORY_START,
     OBSERVATION_FIELDS,
     OBSERVATION_SIZE,
     PROGRESS_START,
@@ -85,15 +91,13 @@ from rlm_gym.envs.observation import (
     text_ratio,
 )
 from rlm_gym.envs.profiles import (
-    PAGINATIONS,
     PATTERN_TYPES,
-    PROTECTIONS,
-    RENDERINGS,
     SCHEMAS,
     SiteProfile,
+    check_overrides,
     sample_profile,
 )
-from rlm_gym.envs.scoring import crawl_success, item_blocks, terminal_score
+from rlm_gym.envs.scoring import crawl_success, item_blocks, scorer_for
 from rlm_gym.policies import ActionResult
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
@@ -110,37 +114,71 @@ CSS_SELECTORS: dict[str, str] = {
     "product_with_reviews": "h1.product-title, .price, .rating-average, .review",
     "generic_extraction": "h1, link[rel=canonical], meta[name=description]",
 }
-_NAMED_ATTRIBUTES = {"rendering": RENDERINGS, "pagination": PAGINATIONS, "protection": PROTECTIONS}
 _END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
-_PROGRESS = slice(PROGRESS_START, OBSERVATION_SIZE)
+_PROGRESS = slice(PROGRESS_START, MEMORY_START)
+# The memory block (last action one-hot, failed-method flags, 403 and 429 counts) is written
+# entry by entry, only where it changes: a few scalar writes instead of a slice per step.
+_LAST_ACTION_START = INDEX["last_action_fetch_http"]
+_FAILED_START = INDEX["failed_fetch_http"]
+_N_METHODS = len(MEMORY_METHODS)
+_COUNT_403 = INDEX["count_403"]
+_COUNT_429 = INDEX["count_429"]
+_BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
+_RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
+_N_ACTIONS = len(ACTIONS)
+_RENDER_MODES = ("ansi", "rgb_array")
 _BLOCK_ERRORS = frozenset({E_403, E_429, E_BANNED})
-# The progress entries at reset: everything 0 except ``phase_fetch``.
+# The progress and memory entries at reset: everything 0 except ``phase_fetch``.
 _INITIAL_PROGRESS = [
     1.0 if index == INDEX["phase_fetch"] else 0.0
     for index in range(PROGRESS_START, OBSERVATION_SIZE)
 ]
+# Constructor keywords besides the profile overrides (for "did you mean" on a typo).
+_KEYWORDS = ("render_mode", "pattern_types", "max_steps", "reward_config")
 
 
 class CrawlEnv(gym.Env):
     """A simulated crawl job: choose fetcher, extractor, paginator, backoff and when to stop.
 
     Args:
-        render_mode: ``None`` or ``"ansi"`` (``render()`` returns a one-line status).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns a one-line status) or
+            ``"rgb_array"`` (``render()`` returns an ``H x W x 3`` ``uint8`` picture of the
+            crawl, see ``rlm_gym.envs.render``; ``RecordVideo`` records it).
         pattern_types: Pattern types to draw sites from (all seven SPEC types when None).
-        max_steps: The step budget; the step that reaches it ends the episode (``truncated``)
-            and carries the crawl result. Equal to the registered ``max_episode_steps``.
+        max_steps: The step budget; the step that reaches it ends the episode
+            (``terminated``) and carries the crawl result. Equal to the registered
+            ``max_episode_steps``: with ``gym.make(CRAWL_ENV_ID, max_steps=n)`` pass
+            ``max_episode_steps=n`` too, or the ``TimeLimit`` cuts the episode first.
+        reward_config: Overrides of the crawl reward's config, passed to ``crawl_reward``
+            (e.g. ``{"efficiency_errors": "graded"}``); validated here.
         **profile_overrides: Fixed values for profile attributes (``SiteProfile`` fields), e.g.
             ``rendering="client_only"``, ``protection="none"``, ``items_per_page=12``; names or
-            indices for rendering, pagination and protection.
+            indices for rendering, pagination and protection (``profiles.check_overrides``).
 
     Raises:
-        ValueError: For an unknown pattern type, profile attribute or attribute value.
+        TypeError: For an unknown keyword (with the closest valid name), as Python raises
+            for an unexpected keyword argument, or a ``reward_config`` that is not a dict.
+        ValueError: For an unknown render mode or pattern type, a ``max_steps`` below 1, an
+            override value of the wrong kind or out of range, or a config ``crawl_reward``
+            rejects.
 
     Observation: a ``Box`` of ``float32`` (see ``OBSERVATION_FIELDS`` and the README table).
-    Reward: ``crawl_reward(crawl_result).value`` on the episode's last step, 0.0 before.
+    Reward: ``crawl_reward(crawl_result, config=reward_config).value`` on the episode's last
+    step, 0.0 before.
+
+    Example:
+        >>> env = CrawlEnv(render_mode="rgb_array", protection="none")
+        >>> _ = env.reset(seed=0)
+        >>> frame = env.render()
+        >>> frame.shape, frame.dtype.name
+        ((192, 256, 3), 'uint8')
+        >>> CrawlEnv(renderng="static")
+        Traceback (most recent call last):
+        ...
+        TypeError: CrawlEnv() got an unexpected keyword argument 'renderng'. Did you mean ...
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": list(_RENDER_MODES), "render_fps": 4}
     ACTIONS: tuple[str, ...] = ACTIONS
     OBSERVATION_FIELDS = OBSERVATION_FIELDS
 
@@ -149,16 +187,28 @@ class CrawlEnv(gym.Env):
         render_mode: str | None = None,
         pattern_types: list[str] | tuple[str, ...] | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
+        reward_config: dict[str, Any] | None = None,
         **profile_overrides: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"Expected `render_mode` None or 'ansi', got {render_mode!r}")
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        _check_keywords(profile_overrides)
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise ValueError(
+                f"Expected `render_mode` None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"{did_you_mean(render_mode, _RENDER_MODES)}"
+            )
+        if isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer)):
+            raise TypeError(
+                f"Expected `max_steps` to be an int >= 1, got {type(max_steps).__name__} "
+                f"{max_steps!r}"
+            )
+        if max_steps < 1:
             raise ValueError(f"Expected `max_steps` to be an int >= 1, got {max_steps!r}")
         self.render_mode = render_mode
-        self.max_steps = max_steps
+        self.max_steps = int(max_steps)
         self.pattern_types = _check_pattern_types(pattern_types)
-        self.profile_overrides = _check_overrides(profile_overrides)
+        self.profile_overrides = check_overrides(profile_overrides)
+        self._scorer = scorer_for(reward_config)
+        self.reward_config = self._scorer.config
         self.action_space = gym.spaces.Discrete(len(self.ACTIONS))
         high = np.array([upper for _, _, upper in OBSERVATION_FIELDS], dtype=np.float32)
         self.observation_space = gym.spaces.Box(np.zeros_like(high), high, dtype=np.float32)
@@ -168,6 +218,9 @@ class CrawlEnv(gym.Env):
         self.model: SiteModel | None = None
         self.state: tuple[int, ...] = initial_state()
         self._status = ""
+        self._last_action = -1
+        self._last_failed = False
+        self._errors: list[str] = []
 
     # ------------------------------------------------------------------ episode
     def reset(
@@ -190,15 +243,16 @@ class CrawlEnv(gym.Env):
         else:
             profile = sample_profile(rng, self.pattern_types, self.profile_overrides)
         self.profile = profile
-        self.model = site_model(profile, self.max_steps)
+        self.model = site_model(profile, self.max_steps, self._scorer)
         self.state = initial_state()
         self._obs[:] = probe_observation(profile, rng) + _INITIAL_PROGRESS
         self._uniforms = rng.random(64).tolist()
         self._item_offset = int(self._uniforms[0] * POOL_SIZE)
         self._next_uniform = 1
-        self._errors: list[str] = []
+        self._errors = []
         self._requests = 0
         self._used = [0] * len(self.ACTIONS)
+        self._last_action = -1
         self._last_failed = False
         self._last_error = E_NONE
         self._items_vs_target = 0.0
@@ -210,10 +264,24 @@ class CrawlEnv(gym.Env):
         return self._obs.copy(), {"phase": "fetch"}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Take one crawl action; see the module docstring for phases and outcomes."""
-        action = int(action)
-        if not 0 <= action < len(self.ACTIONS):
-            raise ValueError(f"Expected `action` in [0, {len(self.ACTIONS) - 1}], got {action}")
+        """Take one crawl action; see the module docstring for phases and outcomes.
+
+        Args:
+            action: An index into ``ACTIONS``: an int, a numpy integer or a 0-d integer array.
+
+        Raises:
+            TypeError: ``action`` is not an integer (a float, string, bool, or an array with
+                more than one element).
+            ValueError: ``action`` is outside ``[0, 9]``.
+            RuntimeError: Before ``reset()`` or after the episode ended.
+        """
+        if type(action) is not int:
+            action = _as_action(action)
+        if not 0 <= action < _N_ACTIONS:
+            raise ValueError(
+                f"Expected `action` to be an int in [0, {_N_ACTIONS - 1}] (an index into "
+                f"CrawlEnv.ACTIONS), got {action}"
+            )
         if self.model is None:
             raise RuntimeError("Call `reset()` before `step()`")
         state = self.state
@@ -284,8 +352,9 @@ class CrawlEnv(gym.Env):
         }
         if self.render_mode == "ansi":
             self._status = self._status_line(name, success, error) + f" | {output} → {score:.3f}"
-        truncated = end == OUT_OF_STEPS
-        return self._obs.copy(), score, not truncated, truncated, info
+        # Every end is terminal (Crawl-v1), the step budget included: the job is over and
+        # scored now, and ``steps / max_steps`` in the observation makes the end part of the task.
+        return self._obs.copy(), score, True, False, info
 
     def _stop_now(self) -> tuple[Any, float, bool, float]:
         """Item blocks, pages, success and elapsed ms if the crawl stopped in this state."""
@@ -308,8 +377,8 @@ class CrawlEnv(gym.Env):
             "pattern_type": profile.pattern_type,
             "domain": profile.domain,
         }
-        score = terminal_score(
-            profile.pattern_type, blocks, success, pages, time_ms, bool(self.state[S_ERROR])
+        score = self._scorer.score(
+            profile.pattern_type, blocks, success, pages, time_ms, len(self._errors)
         )
         return result, score
 
@@ -320,8 +389,8 @@ class CrawlEnv(gym.Env):
         to call every step (``PotentialShapingWrapper(env, "potential", gamma)``).
         """
         blocks, pages, success, time_ms = self._stop_now()
-        return terminal_score(
-            self.profile.pattern_type, blocks, success, pages, time_ms, bool(self.state[S_ERROR])
+        return self._scorer.score(
+            self.profile.pattern_type, blocks, success, pages, time_ms, self.state[S_ERROR]
         )
 
     # ------------------------------------------------------------------ baselines
@@ -361,10 +430,16 @@ class CrawlEnv(gym.Env):
         return self._oracle.action(self.model, self.state)
 
     # ------------------------------------------------------------------ rendering
-    def render(self) -> str | None:
-        """The one-line status of the last step (``render_mode="ansi"``), else None."""
+    def render(self) -> str | np.ndarray | None:
+        """The crawl as the render mode asks: ``"ansi"`` the one-line status of the last step,
+        ``"rgb_array"`` a picture of the crawl (``rlm_gym.envs.render.draw_frame``), else None.
+        """
         if self.render_mode == "ansi":
             return self._status
+        if self.render_mode == "rgb_array":
+            from rlm_gym.envs.render import draw_frame
+
+            return draw_frame(self)
         return None
 
     # ------------------------------------------------------------------ helpers
@@ -413,6 +488,19 @@ class CrawlEnv(gym.Env):
             self._text_ratio,
             state[S_STEPS] / self.max_steps,
         )
+        obs = self._obs
+        if self._last_action >= 0:
+            obs[_LAST_ACTION_START + self._last_action] = 0.0
+        obs[_LAST_ACTION_START + action] = 1.0
+        self._last_action = action
+        if not success:
+            # A method fails "on this site" only where it is valid: a step in the wrong phase
+            # is the agent's mistake, not news about the site (``last_failed`` still shows it).
+            if error_code != E_INVALID and action < _N_METHODS:
+                obs[_FAILED_START + action] = 1.0
+            if error_code in _BLOCK_ERRORS:
+                obs[_COUNT_403] = state[S_BLOCKS] / _BLOCKS_TO_BAN
+                obs[_COUNT_429] = state[S_429] / _RATE_LIMITS_TO_BAN
 
     def _output(self, action: int, event: tuple) -> str:
         kind, success, _, duration, _, items = event
@@ -485,16 +573,30 @@ def _check_pattern_types(pattern_types: Any) -> tuple[str, ...] | None:
     return types
 
 
-def _check_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
-    checked = {}
-    for key, value in overrides.items():
-        if key not in SiteProfile._fields or key == "pattern_type":
-            valid = [f for f in SiteProfile._fields if f != "pattern_type"]
-            raise unknown_name_error("profile attribute", key, valid, "in `profile_overrides`")
-        names = _NAMED_ATTRIBUTES.get(key)
-        if names is not None and isinstance(value, str):
-            if value not in names:
-                raise unknown_name_error(key, value, names, f"for `{key}`")
-            value = names.index(value)
-        checked[key] = value
-    return checked
+def _check_keywords(overrides: dict[str, Any]) -> None:
+    """Raise ``TypeError`` for a keyword that is neither an argument nor a profile attribute."""
+    attributes = [name for name in SiteProfile._fields if name != "pattern_type"]
+    for key in overrides:
+        if key not in attributes:
+            valid = [*_KEYWORDS, *attributes]
+            raise TypeError(
+                f"CrawlEnv() got an unexpected keyword argument {key!r}.{did_you_mean(key, valid)}"
+                f" Valid keywords: {', '.join(valid)}"
+            )
+
+
+def _as_action(action: Any) -> int:
+    """An action index from a numpy integer or 0-d integer array (the slow path of ``step``)."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(
+            f"Expected `action` to be an int in [0, {_N_ACTIONS - 1}], got bool {action!r}"
+        )
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    shape = f" of shape {action.shape}" if isinstance(action, np.ndarray) else ""
+    raise TypeError(
+        f"Expected `action` to be an int in [0, {_N_ACTIONS - 1}] (an int, numpy integer or "
+        f"0-d integer array), got {type(action).__name__}{shape} {action!r}"
+    )

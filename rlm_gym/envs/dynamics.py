@@ -4,10 +4,10 @@ The env samples one outcome per step; the oracle searches them all (expectimax).
 ``transitions``, so the oracle plans against exactly the dynamics the agent experiences.
 
 A state is a plain tuple (fast to build and hash), indexed by the ``S_*`` constants:
-phase, pages extracted with CSS / heuristics / the LLM, elapsed ms (on a 100 ms grid), whether
-any error happened, 403 blocks, 429 responses, politeness pressure (1 if a page was requested
-since the last backoff; tracked on rate-limited sites only), how the current page was fetched,
-steps taken, end reason.
+phase, pages extracted with CSS / heuristics / the LLM, elapsed ms (on a 100 ms grid), errors so
+far (counted up to ``SiteModel.error_cap``: beyond it more errors cannot change the score), 403
+blocks, 429 responses, politeness pressure (1 if a page was requested since the last backoff;
+tracked on rate-limited sites only), how the current page was fetched, steps taken, end reason.
 An outcome is ``(probability, next_state, event)`` with ``event = (kind, success, error_code,
 duration_ms, tokens_used, items)``: what the env turns into the step's ``ActionResult``.
 
@@ -23,7 +23,7 @@ Example:
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rlm_gym.envs.profiles import SiteProfile
 
@@ -209,10 +209,26 @@ class SiteModel(NamedTuple):
     defect_share: tuple[float, float, float]
     extract_ms: tuple[int, int, int]
     extract_tokens: tuple[int, int, int]
+    error_cap: int
+    scorer: Any
 
 
-def site_model(profile: SiteProfile, max_steps: int) -> SiteModel:
-    """Derive the per-episode numbers of ``profile`` (called once per reset)."""
+def site_model(profile: SiteProfile, max_steps: int, scorer: Any = None) -> SiteModel:
+    """Derive the per-episode numbers of ``profile`` (called once per reset).
+
+    Args:
+        profile: The site.
+        max_steps: The step budget.
+        scorer: The ``rlm_gym.envs.scoring.Scorer`` of the env's reward config (None: the
+            default config's). Its ``error_cap`` bounds the state's error count: 1 under the
+            crawl reward's default all-or-nothing efficiency rule (one error or ten score the
+            same), more under the graded rule; the cap keeps the oracle's state space as small
+            as the score allows.
+    """
+    if scorer is None:
+        from rlm_gym.envs.scoring import scorer_for  # scoring imports this module
+
+        scorer = scorer_for(None)
     return SiteModel(
         profile,
         max_steps,
@@ -220,6 +236,8 @@ def site_model(profile: SiteProfile, max_steps: int) -> SiteModel:
         RENDER_MS[profile.rendering],
         BLOCK_RATE[profile.protection],
         *_extraction_numbers(profile.regular_markup, profile.json_ld, profile.items_per_page),
+        scorer.error_cap,
+        scorer,
     )
 
 
@@ -289,12 +307,15 @@ def _advance(
         values[index] = value
     time_ms = values[S_TIME] = values[S_TIME] + duration
     steps = values[S_STEPS] = values[S_STEPS] + 1
-    if error:
-        values[S_ERROR] = 1
+    cap = model.error_cap
+    if error and values[S_ERROR] < cap:
+        values[S_ERROR] += 1
     if values[S_END] == RUNNING:
         if time_ms > model.profile.time_budget_ms:
             values[S_END] = OVER_BUDGET
-            values[S_ERROR] = 1
+            # The aborted job reports its own error (the env adds "time budget exceeded").
+            if values[S_ERROR] < cap:
+                values[S_ERROR] += 1
             values[S_PHASE] = DONE
         elif steps >= model.max_steps:
             values[S_END] = OUT_OF_STEPS

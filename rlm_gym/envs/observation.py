@@ -1,8 +1,11 @@
-"""The observation vector of ``rlm_gym/Crawl-v0``: its documented entries and the noisy probe.
+"""The observation vector of ``rlm_gym/Crawl-v1``: its documented entries and the noisy probe.
 
 At ``reset`` the crawler probes the site once with plain HTTP and reads noisy signals of the hidden
-profile (``PROBE_SIGNALS``); the rest of the vector is the crawl's progress. ``OBSERVATION_FIELDS``
-is the table of entries, in order (the README prints it).
+profile (``PROBE_SIGNALS``); then come the crawl's progress and (added in Crawl-v1) its memory: the
+last action, which methods have failed on this site so far and the 403 / 429 answers counted
+against the ban limits. Without the memory an agent that had seen ``fetch_http`` blocked could not
+tell, one step later, that it should not try it again. ``OBSERVATION_FIELDS`` is the table of
+entries, in order (the README prints it).
 
 Example:
     >>> len(OBSERVATION_FIELDS) == OBSERVATION_SIZE
@@ -18,6 +21,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from rlm_gym.envs.dynamics import ACTIONS, COSTS
 from rlm_gym.envs.profiles import PATTERN_TYPES, SiteProfile
 
 __all__ = [
@@ -25,8 +29,12 @@ __all__ = [
     "OBSERVATION_SIZE",
     "INDEX",
     "PROBE_SIGNALS",
+    "MEMORY_METHODS",
     "probe_observation",
 ]
+
+# The fetch, extract and paginate methods whose failures the observation remembers.
+MEMORY_METHODS: tuple[str, ...] = ACTIONS[:8]
 
 # (name, meaning, upper bound); every entry's lower bound is 0.
 OBSERVATION_FIELDS: tuple[tuple[str, str, float], ...] = (
@@ -45,7 +53,7 @@ OBSERVATION_FIELDS: tuple[tuple[str, str, float], ...] = (
     ("json_ld", "JSON-LD structured data detected (noisy 0/1)", 1.0),
     ("items_per_page_estimate", "repeated DOM blocks counted / 48 (noisy)", 2.0),
     ("probe_latency", "probe time to first byte / 5 s", 4.0),
-    ("time_budget", "the job's time budget / 120 s", 2.0),
+    ("time_budget", "the job's time budget / 120 s (capped at 2)", 2.0),
     ("phase_fetch", "1 in the fetch phase (a page must be fetched)", 1.0),
     ("phase_extract", "1 in the extract phase (a fetched page awaits extraction)", 1.0),
     ("phase_paginate", "1 in the paginate phase (the page is extracted)", 1.0),
@@ -61,11 +69,34 @@ OBSERVATION_FIELDS: tuple[tuple[str, str, float], ...] = (
     ("last_blocked", "1 if the last step was answered 403 or 429", 1.0),
     ("last_text_ratio", "text-to-HTML ratio of the last fetched page (0 before a fetch)", 1.0),
     ("steps", "steps taken / max_steps", 1.0),
+    *(
+        (f"last_action_{name}", f"1 if the last action was {name} (all 0 after reset)", 1.0)
+        for name in ACTIONS
+    ),
+    *(
+        (
+            f"failed_{name}",
+            f"1 once {name} has failed on this site (an error in a phase where it is valid)",
+            1.0,
+        )
+        for name in MEMORY_METHODS
+    ),
+    (
+        "count_403",
+        f"403 answers so far / {COSTS['blocks_to_ban']} (the ban limit; 1 = banned)",
+        1.0,
+    ),
+    (
+        "count_429",
+        f"429 answers so far / {COSTS['rate_limits_to_ban']} (the ban limit; 1 = banned)",
+        1.0,
+    ),
 )
 OBSERVATION_SIZE = len(OBSERVATION_FIELDS)
 INDEX: dict[str, int] = {name: i for i, (name, _, _) in enumerate(OBSERVATION_FIELDS)}
 PROBE_START = INDEX["probe_framework"]
 PROGRESS_START = INDEX["phase_fetch"]
+MEMORY_START = INDEX["last_action_fetch_http"]
 
 # P(signal = 1) given the hidden attribute's value (by index). Chosen to be informative but not
 # decisive, so that a policy gains from combining signals and from what its fetches reveal.
@@ -146,5 +177,5 @@ def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> list[fl
         obs[_ITEMS_ESTIMATE] = min(2.0, estimate)
     latency = profile.ttfb_ms * math.exp(0.4 * normals[3]) / 5000.0
     obs[_LATENCY] = min(4.0, latency)
-    obs[_TIME_BUDGET] = profile.time_budget_ms / 120_000.0
+    obs[_TIME_BUDGET] = min(2.0, profile.time_budget_ms / 120_000.0)
     return obs

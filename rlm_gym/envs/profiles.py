@@ -1,6 +1,6 @@
 """Hidden site profiles of the simulated crawl: the distributions, as data tables, and the sampler.
 
-Every episode of ``rlm_gym/Crawl-v0`` crawls one site whose profile is drawn here at ``reset``.
+Every episode of ``rlm_gym/Crawl-v1`` crawls one site whose profile is drawn here at ``reset``.
 The tables below are the documented distributions (sources in ``/work/shared/research/
 crawl-figures.md``, summarised in the README); ``sample_profile`` draws one profile with a
 handful of generator calls so that ``reset`` stays in the microsecond range.
@@ -33,7 +33,9 @@ __all__ = [
     "PROTECTIONS",
     "DISTRIBUTIONS",
     "SiteProfile",
+    "OVERRIDE_RANGES",
     "sample_profile",
+    "check_overrides",
 ]
 
 # The seven SPEC §5 pattern types, in the order of the observation's one-hot block.
@@ -256,3 +258,93 @@ def _finish(
     values["click_overlay"] = bool(values["click_overlay"])
     values["url_replayable"] = bool(values["url_replayable"])
     return SiteProfile(**values)
+
+
+# The values a profile override may take (``CrawlEnv(**profile_overrides)``): named attributes
+# take a name or its index, flags a bool, numbers an int in [low, high]. The bounds keep every
+# derived quantity finite and the observation inside its space (e.g. a target of 0 items would
+# divide by zero, a rendering index 5 has no render time).
+_NAMED = {"rendering": RENDERINGS, "pagination": PAGINATIONS, "protection": PROTECTIONS}
+_FLAGS = ("regular_markup", "json_ld", "click_overlay", "url_replayable")
+OVERRIDE_RANGES: dict[str, tuple[int, int]] = {
+    "items_per_page": (1, 1000),
+    "total_pages": (1, 1000),
+    "target_items": (1, 100_000),
+    "ttfb_ms": (0, 600_000),
+    "time_budget_ms": (100, 86_400_000),
+}
+
+
+def _integer(value: Any) -> int | None:
+    """``value`` as an int if it is an integer (Python or numpy, not a bool), else None."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    return None
+
+
+def check_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Validate profile overrides and normalise them (names → indices, numpy ints → int).
+
+    Unknown attribute names are the caller's concern (``CrawlEnv`` raises ``TypeError`` for an
+    unknown keyword, as Python does); this checks the values of known ones.
+
+    Raises:
+        ValueError: A value of the wrong kind or out of range, naming the attribute, what it
+            accepts and (for a misspelt name of a rendering, pagination or protection) the
+            closest valid name.
+
+    Example:
+        >>> check_overrides({"rendering": "client_only", "items_per_page": np.int64(12)})
+        {'rendering': 2, 'items_per_page': 12}
+        >>> check_overrides({"target_items": 0})
+        Traceback (most recent call last):
+        ...
+        ValueError: Expected profile override `target_items` to be an int in [1, 100000], got 0
+    """
+    from rlm_gym._validation import unknown_name_error
+
+    checked: dict[str, Any] = {}
+    for key, value in overrides.items():
+        where = f"profile override `{key}`"
+        if key in _NAMED:
+            names = _NAMED[key]
+            if isinstance(value, str):
+                if value not in names:
+                    raise unknown_name_error(key, value, names, f"for `{key}`")
+                value = names.index(value)
+            else:
+                index = _integer(value)
+                if index is None or not 0 <= index < len(names):
+                    raise ValueError(
+                        f"Expected {where} to be one of {names} or an index in "
+                        f"[0, {len(names) - 1}], got {type(value).__name__} {value!r}"
+                    )
+                value = index
+        elif key in _FLAGS:
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(
+                    f"Expected {where} to be a bool, got {type(value).__name__} {value!r}"
+                )
+            value = bool(value)
+        elif key in OVERRIDE_RANGES:
+            low, high = OVERRIDE_RANGES[key]
+            number = _integer(value)
+            if number is None or not low <= number <= high:
+                kind = "" if number is not None else f"{type(value).__name__} "
+                raise ValueError(
+                    f"Expected {where} to be an int in [{low}, {high}], got {kind}{value!r}"
+                )
+            value = number
+        elif key == "domain":
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(
+                    f"Expected {where} to be a non-empty string, got "
+                    f"{type(value).__name__} {value!r}"
+                )
+        else:
+            valid = [name for name in SiteProfile._fields if name != "pattern_type"]
+            raise unknown_name_error("profile attribute", key, valid, "in `profile_overrides`")
+        checked[key] = value
+    return checked

@@ -1,16 +1,19 @@
 """The crawl score of an end-of-episode state, through ``rlm_gym.crawl.crawl_reward``, cached.
 
-``crawl_reward``'s value is the clamped sum of five weighted components; four of them
-(success, has_data, validation, quantity) depend only on the items and the success flag, and
-``efficiency`` only on pages, time and whether there were errors. So the env and the oracle score
-a terminal state with two cached ``crawl_reward`` calls, one per group, and add the components in
-``crawl_reward``'s own order: bit-for-bit the value of ``crawl_reward`` on the full result (the
-tests check it), at the cost of two dict look-ups instead of validating every item.
+``crawl_reward``'s value is the clamped sum of its weighted components. All of them but
+``efficiency`` depend only on the items and the success flag; ``efficiency`` only on pages,
+time and the number of errors. So the env and the oracle score a terminal state with two cached
+``crawl_reward`` calls, one per group, and add the components in ``crawl_reward``'s own order:
+bit-for-bit the value of ``crawl_reward`` on the full result (the tests check it over seeded
+episodes of every baseline), at the cost of two dict look-ups instead of validating every item.
+
+A ``Scorer`` holds the caches of one reward config (``CrawlEnv(reward_config=...)``, passed to
+``crawl_reward(config=...)``); ``scorer_for(config)`` shares one per config between envs.
 
 Example:
     >>> from rlm_gym.crawl import crawl_reward
     >>> blocks = ((2, 12, 1),)
-    >>> score = terminal_score("product_list", blocks, True, 1, 4_000, False)
+    >>> score = terminal_score("product_list", blocks, True, 1, 4_000, 0)
     >>> result = {"success": True, "data": build_items("product_list", blocks, 5),
     ...           "navigation_result": {"pages_collected": 1, "strategy_used": "x"},
     ...           "execution_time_ms": 4_000.0, "errors": [],
@@ -22,7 +25,10 @@ Example:
 
 from __future__ import annotations
 
-from functools import lru_cache
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
 
 from rlm_gym.crawl import crawl_reward
 from rlm_gym.envs import dynamics as dyn
@@ -30,43 +36,153 @@ from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS
 
 __all__ = [
+    "Scorer",
+    "scorer_for",
     "terminal_score",
     "state_score",
     "item_blocks",
     "crawl_success",
-    "content_components",
-    "efficiency_component",
 ]
 
-_CONTENT_KEYS = ("success", "has_data", "validation", "quantity")
+# Cache sizes: a cache that outgrows its bound is cleared (cheaper per hit than an LRU).
+_CONTENT_CACHE = 1 << 16
+_EFFICIENCY_CACHE = 1 << 18
+_DEFAULT_ERROR_STEP = 0.25
 
 
-@lru_cache(maxsize=1 << 16)
-def content_components(
-    pattern_type: str, blocks: tuple[tuple[int, int, int], ...], success: bool
-) -> tuple[float, float, float, float]:
-    """The success, has_data, validation and quantity components for these items."""
-    result = {
-        "success": success,
-        "data": build_items(pattern_type, blocks, 0),
-        "extraction_schema": {"required": list(SCHEMAS[pattern_type])},
-        "pattern_type": pattern_type,
-    }
-    components = crawl_reward(result).components
-    return tuple(components[key] for key in _CONTENT_KEYS)
+class Scorer:
+    """``crawl_reward`` of the env's crawl results under one reward config, from two caches.
+
+    Args:
+        config: The ``crawl_reward`` config (None: the defaults). Validated here, so a bad
+            config fails when the env is built, not at the end of the first episode.
+
+    Attributes:
+        config: The config as given (a dict copy), or None.
+        error_cap: The error count beyond which more errors cannot change the score: 1 under
+            ``efficiency_errors="any"`` (the default), ``ceil(1 / error_step)`` under
+            ``"graded"`` (0 when errors cost nothing).
+
+    Raises:
+        TypeError: ``config`` is not a mapping.
+        ValueError: ``crawl_reward`` rejects the config.
+
+    Example:
+        >>> scorer = Scorer(None)
+        >>> scorer.error_cap
+        1
+        >>> scorer.score("contact_info", (), False, 0, 0, 0) == 0.15
+        True
+    """
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        if config is not None and not isinstance(config, Mapping):
+            raise TypeError(
+                f"Expected `reward_config` to be a dict of crawl_reward config keys or None, "
+                f"got {type(config).__name__} {config!r}"
+            )
+        self.config = dict(config) if config else None
+        # Validate once (crawl_reward checks every key and value of the config).
+        crawl_reward({"success": False, "data": []}, config=self.config)
+        self.error_cap = _error_cap(self.config)
+        self._content: dict[tuple, tuple[float, tuple[float, ...]]] = {}
+        self._efficiency: dict[tuple[int, int, int], float] = {}
+        self._efficiency_at = 0
+
+    def content(
+        self, pattern_type: str, blocks: tuple[tuple[int, int, int], ...], success: bool
+    ) -> tuple[float, tuple[float, ...]]:
+        """The item-dependent components: their sum up to ``efficiency``, and those after it.
+
+        ``crawl_reward`` adds its components left to right; keeping the partial sum before
+        ``efficiency`` and the components after it lets ``score`` add in the same order.
+        """
+        key = (pattern_type, blocks, success)
+        found = self._content.get(key)
+        if found is not None:
+            return found
+        result = {
+            "success": success,
+            "data": build_items(pattern_type, blocks, 0),
+            "extraction_schema": {"required": list(SCHEMAS[pattern_type])},
+            "pattern_type": pattern_type,
+        }
+        components = crawl_reward(result, config=self.config).components
+        names = list(components)
+        self._efficiency_at = names.index("efficiency")
+        head = 0
+        for name in names[: self._efficiency_at]:
+            head += components[name]
+        tail = tuple(components[name] for name in names[self._efficiency_at + 1 :])
+        if len(self._content) >= _CONTENT_CACHE:
+            self._content.clear()
+        found = self._content[key] = (head, tail)
+        return found
+
+    def efficiency(self, pages: int, execution_time_ms: int, errors: int) -> float:
+        """The efficiency component for this many pages, this much time and errors."""
+        key = (pages, execution_time_ms, errors)
+        found = self._efficiency.get(key)
+        if found is not None:
+            return found
+        result = {
+            "success": False,
+            "data": [],
+            "navigation_result": {"pages_collected": pages, "strategy_used": ""},
+            "execution_time_ms": float(execution_time_ms),
+            "errors": ["error"] * errors,
+        }
+        if len(self._efficiency) >= _EFFICIENCY_CACHE:
+            self._efficiency.clear()
+        found = self._efficiency[key] = crawl_reward(result, config=self.config).components[
+            "efficiency"
+        ]
+        return found
+
+    def score(
+        self,
+        pattern_type: str,
+        blocks: tuple[tuple[int, int, int], ...],
+        success: bool,
+        pages: int,
+        execution_time_ms: int,
+        errors: int,
+    ) -> float:
+        """``crawl_reward(result, config=self.config).value`` of the result described.
+
+        ``errors`` may be capped at ``error_cap`` (the state's count): the score is the same.
+        """
+        head, tail = self.content(pattern_type, blocks, success)
+        if errors > self.error_cap:
+            errors = self.error_cap
+        total = head + self.efficiency(pages, execution_time_ms, errors)
+        for component in tail:
+            total += component
+        return 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
 
 
-@lru_cache(maxsize=1 << 18)
-def efficiency_component(pages: int, execution_time_ms: int, has_error: bool) -> float:
-    """The efficiency component for this many pages, this much time and (no) errors."""
-    result = {
-        "success": False,
-        "data": [],
-        "navigation_result": {"pages_collected": pages, "strategy_used": ""},
-        "execution_time_ms": float(execution_time_ms),
-        "errors": ["error"] if has_error else [],
-    }
-    return crawl_reward(result).components["efficiency"]
+def _error_cap(config: Mapping[str, Any] | None) -> int:
+    if not config or config.get("efficiency_errors", "any") == "any":
+        return 1
+    step = float(config.get("error_step", _DEFAULT_ERROR_STEP))
+    return 0 if step <= 0.0 else math.ceil(1.0 / step)
+
+
+_SCORERS: dict[str, Scorer] = {}
+
+
+def scorer_for(config: Mapping[str, Any] | None = None) -> Scorer:
+    """The shared ``Scorer`` of ``config`` (one per distinct config, so caches are shared).
+
+    Example:
+        >>> scorer_for(None) is scorer_for({})
+        True
+    """
+    key = "" if not config else json.dumps(config, sort_keys=True, default=repr)
+    scorer = _SCORERS.get(key)
+    if scorer is None:
+        scorer = _SCORERS[key] = Scorer(config)
+    return scorer
 
 
 def terminal_score(
@@ -75,12 +191,16 @@ def terminal_score(
     success: bool,
     pages: int,
     execution_time_ms: int,
-    has_error: bool,
+    errors: int,
+    config: Mapping[str, Any] | None = None,
 ) -> float:
-    """``crawl_reward(result).value`` of the crawl result these arguments describe."""
-    content = content_components(pattern_type, blocks, success)
-    total = sum((*content, efficiency_component(pages, execution_time_ms, has_error)))
-    return 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
+    """``crawl_reward(result, config=config).value`` of the crawl result these describe.
+
+    ``errors`` is the number of errors of the result (a bool counts as 0 or 1).
+    """
+    return scorer_for(config).score(
+        pattern_type, blocks, success, pages, execution_time_ms, int(errors)
+    )
 
 
 def item_blocks(model: dyn.SiteModel, state: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
@@ -110,14 +230,15 @@ def _succeeded(
 
 
 def state_score(model: dyn.SiteModel, state: tuple[int, ...]) -> float:
-    """The crawl score of ending the crawl in ``state`` (what the env's last step returns)."""
+    """The crawl score of ending the crawl in ``state`` (what the env's last step returns),
+    under the reward config of ``model.scorer``."""
     pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
     blocks = item_blocks(model, state)
-    return terminal_score(
+    return model.scorer.score(
         model.profile.pattern_type,
         blocks,
         _succeeded(model, state, blocks),
         pages,
         state[dyn.S_TIME],
-        bool(state[dyn.S_ERROR]),
+        state[dyn.S_ERROR],
     )

@@ -6,7 +6,7 @@ so the type and every bit count), the end flags, the action result's fields and 
 ``repr`` of the whole ``info`` (which includes the crawl result). Agents are being trained on this
 env, so a change that alters any of it is a behaviour change, not an optimisation.
 
-Regenerate only for an intended behaviour change:
+Regenerate only for an intended behaviour change (and commit the file with the change):
 ``.venv/bin/python tests/envs/test_golden_trajectories.py``
 """
 

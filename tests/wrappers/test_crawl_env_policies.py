@@ -8,13 +8,14 @@ import pytest
 
 import rlm_gym
 from rlm_gym import RewardPolicyWrapper, crawl_reward
+from rlm_gym.envs import CRAWL_ENV_ID
 
 BUILTINS = ("default", "strict", "lenient", "research", "crawl", "binary")
 
 
 @pytest.mark.parametrize("policy", BUILTINS)
 def test_policy_runs_1000_steps_on_crawl_env(policy):
-    env = RewardPolicyWrapper(gym.make("rlm_gym/Crawl-v0"), policy)
+    env = RewardPolicyWrapper(gym.make(CRAWL_ENV_ID), policy)
     names = env.component_names
     rng = np.random.default_rng(0)
     env.reset(seed=0)
@@ -42,7 +43,7 @@ def test_policy_runs_1000_steps_on_crawl_env(policy):
 def test_crawl_policy_differs_from_binary_on_same_episodes():
     scores = {}
     for policy in ("crawl", "binary"):
-        env = RewardPolicyWrapper(gym.make("rlm_gym/Crawl-v0"), policy)
+        env = RewardPolicyWrapper(gym.make(CRAWL_ENV_ID), policy)
         totals = []
         for seed in range(40):
             env.reset(seed=seed)
