@@ -356,8 +356,10 @@ def summarize(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _short(value: Any, width: int = 40) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = repr(text) if isinstance(value, str) else text
+    """A value as it would be written in Python (strings quoted), cut to about ``width``."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= width else value[: width - 1] + "…")
+    text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -522,7 +524,10 @@ class _TableWriter(_Writer):
 
     def finish(self, summary: list[dict[str, Any]], invalid: IO[str]) -> None:
         headers = ["pattern_type", "count", "mean", "min", "max", *TIERS]
-        self.out.write("\nsummary by pattern type\n")
+        # after --explain blocks the blank line is already there
+        self.out.write(
+            "summary by pattern type\n" if self.explain else "\nsummary by pattern type\n"
+        )
         self.out.write(_table(headers, [[s[key] for key in headers] for s in summary]) + "\n")
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rlm_gym.crawl import crawl_reward
+from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
 from rlm_gym.crawl.cli import main, register
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "crawl_results.jsonl"
@@ -39,7 +39,7 @@ def test_table_lists_every_line_and_a_summary_per_pattern_type(capsys):
     out = capsys.readouterr().out
     header = out.splitlines()[0]
     assert header.split()[:6] == ["line", "domain", "pattern_type", "tier", "bucket", "reward"]
-    assert header.split()[6:] == ["success", "has_data", "validation", "quantity", "efficiency"]
+    assert header.split()[6:] == list(CrawlRewardPolicy.component_names)
     assert "summary by pattern type" in out
     assert "product_list" in out and "article_extraction" in out
     assert out.splitlines()[-1].split()[:2] == ["all", "22"]
@@ -352,3 +352,51 @@ def test_bad_rows_to_an_unwritable_path_exits_2(tmp_path, capsys):
     path = _write(tmp_path, [GOOD])
     assert main(["score", path, "--bad-rows", str(tmp_path / "no" / "bad.jsonl")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+# --- end to end on the real-data corpus (the 0.2 scorer) ---------------------------------------
+
+CORPUS_FILE = str(REALDATA / "crawls.jsonl")
+
+
+def test_explain_on_the_corpus_shows_clean_as_good_and_broken_as_poor_with_reasons(capsys):
+    assert main(["score", CORPUS_FILE, "--explain", "--format", "json"]) == 0
+    rows = {row["line"]: row for row in json.loads(capsys.readouterr().out)["results"]}
+    assert rows[1]["domain"] == "jumia.com.ng"
+    assert rows[1]["tier"] in ("good", "excellent")
+    assert rows[1]["explain"]["defects"] == []
+    for line, field in ((6, "title"), (14, "rating")):
+        assert rows[line]["tier"] in ("acceptable", "poor")
+        explain = rows[line]["explain"]
+        assert any(defect.startswith(f"{field}:") for defect in explain["defects"])
+        assert explain["fields"][field]["invalid"] > 0
+        assert explain["fields"][field]["examples"]
+
+
+def test_explain_table_on_the_corpus_names_the_bad_values(capsys):
+    assert main(["score", CORPUS_FILE, "--explain"]) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("\n    6  detik.com") : out.index("\n    7  ")]
+    assert "acceptable" in block.splitlines()[1] or "poor" in block.splitlines()[1]
+    assert "title: " in block and "'News Feed'" in block
+    title = next(line for line in block.splitlines() if line.split()[:2] == ["title", "text"])
+    assert title.split()[2:4] == ["18", "11"]
+
+
+def test_bad_rows_on_the_corpus_are_the_rows_check_items_rejects(tmp_path, capsys):
+    from rlm_gym.crawl import check_items
+
+    out = tmp_path / "bad.jsonl"
+    assert main(["score", CORPUS_FILE, "--format", "csv", "--bad-rows", str(out)]) == 0
+    written = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    expected = [
+        (line, index)
+        for line, crawl in enumerate(CORPUS, start=1)
+        for index, verdicts in enumerate(check_items(crawl))
+        if not all(valid for valid, _ in verdicts.values())
+    ]
+    assert [(row["line"], row["index"]) for row in written] == expected
+    detik = [row for row in written if row["line"] == 6]
+    assert len(detik) == 11
+    assert {"title"} == {field for row in detik for field in row["reasons"]}
+    assert detik[0]["item"] == CORPUS[5]["data"][detik[0]["index"]]
