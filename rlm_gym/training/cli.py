@@ -302,10 +302,9 @@ def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int
             f"{result.log_dir}",
             file=sys.stderr,
         )
-    print(
-        f"Saved model.zip, best_model.zip, config.json, metrics.json and TensorBoard logs in "
-        f"{result.log_dir}"
-    )
+    names = ("model.zip", "best_model.zip", "config.json", "metrics.json", "episodes.csv")
+    saved = [name for name in names if (result.log_dir / name).is_file()]
+    print(f"Saved {', '.join(saved)} and the SB3 / TensorBoard logs in {result.log_dir}")
     return 0
 
 
