@@ -487,7 +487,7 @@ class _Writer:
             explain,
         )
 
-    def start(self) -> None: ...
+    def start(self, first: Mapping[str, Any]) -> None: ...
 
     def row(self, row: Mapping[str, Any]) -> None: ...
 
@@ -496,10 +496,15 @@ class _Writer:
 
 class _TableWriter(_Writer):
     def _widths(self) -> list[int]:
-        keys = [_WIDTHS[key] for key in _ROW_KEYS]
-        return [max(len(name), width) for name, width in zip(_ROW_KEYS, keys, strict=True)] + [
-            max(len(name), 6) for name in self.components
-        ]
+        return self.widths
+
+    def _set_widths(self, first: Mapping[str, Any]) -> None:
+        # Rows are written as they come: widths from the first row (a scraper file's one
+        # crawl fits exactly), wider later values push their line out.
+        keys = [max(_WIDTHS[key], len(_cell(first[key]))) for key in _ROW_KEYS]
+        self.widths = [
+            max(len(name), width) for name, width in zip(_ROW_KEYS, keys, strict=True)
+        ] + [max(len(name), 6) for name in self.components]
 
     def _line(self, values: Sequence[Any]) -> str:
         parts = []
@@ -509,7 +514,8 @@ class _TableWriter(_Writer):
             parts.append(text.ljust(width) if left else text.rjust(width))
         return "  ".join(parts).rstrip()
 
-    def start(self) -> None:
+    def start(self, first: Mapping[str, Any]) -> None:
+        self._set_widths(first)
         headers = [*_ROW_KEYS, *self.components]
         self.out.write(self._line(headers) + "\n")
 
@@ -532,7 +538,7 @@ class _TableWriter(_Writer):
 
 
 class _JsonWriter(_Writer):
-    def start(self) -> None:
+    def start(self, first: Mapping[str, Any]) -> None:
         self.first = True
         self.out.write(f'{{\n  "policy": {json.dumps(self.policy_name)},\n  "results": [')
 
@@ -556,7 +562,7 @@ class _JsonWriter(_Writer):
 
 
 class _CsvWriter(_Writer):
-    def start(self) -> None:
+    def start(self, first: Mapping[str, Any]) -> None:
         self.writer = csv.writer(self.out, lineterminator="\n")
         extra = list(_EXPLAIN_KEYS) if self.explain else []
         self.writer.writerow([*_ROW_KEYS, *self.components, *extra])
@@ -731,7 +737,7 @@ def _score_stream(
                 continue
             undeclared.update(set(row["components"]) - set(components))
             if not summary.count:
-                writer.start()  # lazily: no rows, no output
+                writer.start(row)  # lazily: no rows, no output
             summary.add(row)
             writer.row(row)
             if bad_out is not None:
