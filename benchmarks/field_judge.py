@@ -209,22 +209,44 @@ def library_candidates() -> dict[str, tuple[str, object]]:
     return candidates
 
 
+def world_values() -> dict[str, list[tuple[object, bool]]]:
+    """The worldwide value tables of tests/crawl/test_crawl_fields.py, as (value, valid)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from tests.crawl.test_crawl_fields import INVALID, VALID
+    except ImportError:
+        return {}
+    return {
+        kind: [(value, True) for value in VALID[kind]]
+        + [(value, False) for value, _ in INVALID[kind]]
+        for kind in VALID
+    }
+
+
 def library_report(labels: list[dict]) -> None:
-    by_type: dict[str, list[tuple[object, bool]]] = {kind: [] for kind in FIELD_TYPES}
+    corpus: dict[str, list[tuple[object, bool]]] = {kind: [] for kind in FIELD_TYPES}
     for label in labels:
         for entry in label["values"]:
             if entry["valid"] or not CONTEXT_WHY.search(entry["why"]):
-                by_type[label["field_types"][entry["field"]]].append(
+                corpus[label["field_types"][entry["field"]]].append(
                     (entry["value"], entry["valid"])
                 )
     candidates = library_candidates()
     if not candidates:
         print("no candidate library importable (use --lib-path)")
         return
+    for title, table in (("corpus", corpus), ("worldwide test values", world_values())):
+        if table:
+            print(f"-- {title} (µs per call after one warm-up pass)")
+            _library_table(candidates, table)
+
+
+def _library_table(candidates: dict, by_type: dict) -> None:
     print(f"{'library':14s} {'type':6s} {'valid acc.':>12s} {'invalid rej.':>13s} {'µs/call':>9s}")
     for name, (field_type, function) in candidates.items():
         values = by_type[field_type]
         for label_name, judge in (("hand rule", _hand(field_type)), (name, function)):
+            _timed(judge, [value for value, _ in values])  # warm-up: imports, data loading
             verdicts, micros = _timed(judge, [value for value, _ in values])
             valid = [ok for ok, (_, good) in zip(verdicts, values, strict=True) if good]
             invalid = [not ok for ok, (_, good) in zip(verdicts, values, strict=True) if not good]

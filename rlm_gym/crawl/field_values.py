@@ -142,17 +142,46 @@ _MARKUP_RE = re.compile(
     r"eacute|egrave|agrave|ccedil|copy|reg|trade|euro|pound|#\d{2,6}|#x[0-9a-f]{2,5});",
     re.IGNORECASE,
 )
-_CODE_RE = re.compile(
-    r"\{\{.*?\}\}|\{%.*?%\}|\$\{[^}]*\}|\[object \w+\]|"
-    r"\bfunction\s*[\w$]*\s*\([^)]{0,80}\)\s*\{|=>\s*\{|<built-in (?:method|function)|"
-    r"<bound method|<function [\w.<>]+ at 0x|\bobject at 0x[0-9a-f]+>|"
-    r"\bdocument\.(?:cookie|write|getelementby|queryselector|createelement)|"
-    r"\bwindow\.(?:location|datalayer|open|onload|addeventlistener|__)|googletag\.|"
-    r"datalayer\.push|\bvar\s+[\w$]+\s*=|\b(?:const|let)\s+[\w$]+\s*=\s*|\}\s*\)\s*;|"
-    r"@media\s|@font-face|@import\s|\{\s*[\w-]+\s*:\s*[^;{}]{1,60};|"
-    r"traceback \(most recent call last\)|\bundefined is not\b|\$\(document\)|jquery\(",
-    re.IGNORECASE | re.DOTALL,
+# Code residue, as (substrings that must occur, pattern): the cheap substring test gates the
+# pattern, so a long article body costs a few C-level scans instead of one slow alternation.
+_CODE_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (triggers, re.compile(pattern, re.DOTALL))
+    for triggers, pattern in (
+        (("{{", "{%", "${"), r"\{\{.*?\}\}|\{%.*?%\}|\$\{[^}]*\}"),
+        (("[object ",), r"\[object \w+\]"),
+        (("function",), r"\bfunction\s*[\w$]*\s*\([^)]{0,80}\)\s*\{"),
+        (("=>",), r"=>\s*\{"),
+        (
+            ("<built-in", "<bound method", "<function ", " at 0x"),
+            r"<built-in (?:method|function)|<bound method|<function [\w.<>]+ at 0x|"
+            r"\bobject at 0x[0-9a-f]+>",
+        ),
+        (
+            ("document.", "window.", "googletag.", "datalayer.push"),
+            r"\bdocument\.(?:cookie|write|getelementby|queryselector|createelement)|"
+            r"\bwindow\.(?:location|datalayer|open|onload|addeventlistener|__)|googletag\.|"
+            r"datalayer\.push",
+        ),
+        (("var ", "const ", "let "), r"\bvar\s+[\w$]+\s*=|\b(?:const|let)\s+[\w$]+\s*=\s*"),
+        (("{",), r"\{\s*[\w-]+\s*:\s*[^;{}]{1,60};"),
+        (("}",), r"\}\s*\)\s*;"),
+        (("@media", "@font-face", "@import"), r"@media\s|@font-face|@import\s"),
+        (
+            ("traceback (most recent", "undefined is not", "$(document)", "jquery("),
+            r"traceback \(most recent call last\)|\bundefined is not\b|\$\(document\)|jquery\(",
+        ),
+    )
 )
+
+
+def _code_residue(low: str) -> bool:
+    """Whether lower-cased text holds template, script, style or program text."""
+    return any(
+        any(trigger in low for trigger in triggers) and pattern.search(low)
+        for triggers, pattern in _CODE_RULES
+    )
+
+
 # Windows-1252 / Latin-1 renderings of UTF-8 continuation bytes.
 _CONT = "\x80-\xbf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
 _CONT_NO_NBSP = _CONT.replace(
@@ -162,12 +191,35 @@ _MOJIBAKE_RE = re.compile(
     rf"[ÂÃ][{_CONT}]|â[€\x80][{_CONT}]?|[ÐÑØÙ][{_CONT}]|[à-ï][{_CONT_NO_NBSP}][{_CONT}]|"
     r"ï»¿|[\x80-\x9f]|\ufffd"
 )
+# Every mojibake alternative starts with one of these characters: scan for them (one charset,
+# fast) and try the full pattern only where they stand.
+_MOJIBAKE_GATE_RE = re.compile("[ÂÃÐÑØÙà-ï\x80-\x9f\ufffd]")
+
+
+def _mojibake(text: str) -> bool:
+    match = _MOJIBAKE_RE.match
+    return any(match(text, hit.start()) for hit in _MOJIBAKE_GATE_RE.finditer(text))
+
+
 # '?' standing for lost non-ASCII letters (a cp1252 save with replacement): runs of '?' as
 # words, '?' inside a word, or a leading '?' glued to the value ("? 1,199", "?3C"). Not looked
 # for in URLs, whose '?' starts the query.
 _LOST_LETTERS_RE = re.compile(
     r"(?:^|\s)\?{2,}(?=\s|$|[,.;:])|(?<=[^\W\d_])\?(?=[^\W\d_A-Z])|^\?\s*\d|^\?(?=[^\s?])"
 )
+
+
+def _lost_letters(text: str) -> bool:
+    # The pattern, tried only at each '?' (and one before it, for the run rule's space).
+    match = _LOST_LETTERS_RE.match
+    index = text.find("?")
+    while index >= 0:
+        if match(text, max(0, index - 1)) or match(text, index):
+            return True
+        index = text.find("?", index + 1)
+    return False
+
+
 _CONTAINER_RE = re.compile(
     r"^\[\s*\]$|^\[.*(?:['\",]|https?:).*\]$|^\{\s*\}$|^\{\s*['\"]?[\w@$ -]+['\"]?\s*:.*\}$|"
     r"^\(\s*['\"].*,.*\)$|^(?:dict_(?:keys|values|items)|ordereddict|set|frozenset)\(",
@@ -193,11 +245,11 @@ def text_junk(text: str) -> str:
         return "stringified container"
     if ("<" in scan or "&" in scan) and _MARKUP_RE.search(scan):
         return "markup residue"
-    if _CODE_RE.search(scan):
+    if _code_residue(low[:_MAX_SCAN]):
         return "code residue"
-    if _MOJIBAKE_RE.search(scan):
+    if _mojibake(scan):
         return "mis-encoded text"
-    if "?" in scan and "://" not in scan and scan[0] != "/" and _LOST_LETTERS_RE.search(scan):
+    if "?" in scan and "://" not in scan and scan[0] != "/" and _lost_letters(scan):
         return "mis-encoded text"
     if len(low) <= 120 and low.startswith(_ERROR_PREFIXES):
         return "error page text"

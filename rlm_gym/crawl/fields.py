@@ -33,16 +33,47 @@ Measured on ``../shared/realdata`` (``python benchmarks/field_judge.py``; 417 la
 types given by the labels for judging):
 
 =========================================  ==========================================
-typing agreement (column_type vs label)    __TYPING__
-valid values accepted                      __VALID__
-invalid values rejected (non-context)      __INVALID__
-context / hand-call invalids (the lead's)  __CONTEXT__
+typing agreement (column_type vs label)    1.000 (417/417 labelled values)
+valid values accepted                      1.000 (350/350)
+invalid values rejected (context-free)     1.000 (59/59)
+context / hand-call invalids               2/8 rejected here (the lead's column checks:
+                                           detik headings, hespress cut summaries, naukri
+                                           date range; idealista "Planta 2ª" is caught as an
+                                           ordinal)
 =========================================  ==========================================
+
+Over *every* distinct required value of the 30 crawls (5,841), the verdicts differ from the
+labeller's rules on 27, all of them the hand calls above. The worldwide value tables of
+``tests/crawl/test_crawl_fields.py`` (about 30 formats per type that are not in the corpus)
+pass in full. Speed (CPU, this machine): a float ≈ 0.4 µs, an already-seen string ≈ 0.3 µs,
+``column_type`` 0.4 µs when the name decides and ≈ 8 µs for 20 values when it does not, an
+unseen 1,600-character article body ≈ 100 µs (strings over 600 characters are not cached).
 
 Libraries (SPEC §1 allows them where they measure better), each against the hand rule on the
 corpus values of its type, context-free (valid accepted / invalid rejected, µs per call):
 
-__LIBRARIES__
+=============  ======  ===================  =====================  ===========
+library        type    corpus valid / inv.  worldwide valid / inv.  µs per call
+=============  ======  ===================  =====================  ===========
+hand rule      price   1.00 / 1.00          1.00 / 1.00             13
+price-parser   price   0.94 / 0.57          0.88 / 0.77             7-12
+hand rule      date    1.00 / 1.00          1.00 / 1.00             12-14
+dateparser     date    0.97 / 1.00          0.87 / 0.77             ≈ 10,000
+hand rule      text    1.00 / 1.00          1.00 / 1.00             4 (short)
+ftfy.badness   text    1.00 / 1.00          1.00 / 1.00             4 (short)
+hand rule      phone   1.00 / 1.00          1.00 / 1.00             9-11
+phonenumbers   phone   0.00 / 1.00          0.44 / 1.00             7-16
+hand rule      count   1.00 / 1.00          1.00 / 1.00             18
+number-parser  count   1.00 / 1.00          1.00 / 1.00             ≈ 2,500
+=============  ======  ===================  =====================  ===========
+
+None is adopted: price-parser and dateparser accept fewer valid values and reject fewer invalid
+ones (no ranges, "Free", "Há 1 semana" or month-only dates; "POA" parses) and dateparser costs
+milliseconds per value and ~0.3 s of import; phonenumbers needs the region for national numbers
+("0612400977"); ftfy's badness score ties the mojibake pattern on both sets, so it would be a
+dependency with nothing measured to gain; number-parser adds nothing to the count rule (counts
+are digits on real pages) at 100x the cost. ``python benchmarks/field_judge.py --libraries
+--lib-path DIR`` re-measures them from a directory holding the libraries.
 
 Example:
     >>> name_type("phone_number"), name_type("total_price"), name_type("model_number")
