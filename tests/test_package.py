@@ -24,7 +24,7 @@ def test_import_registers_policies_and_env():
 
     names = [entry["name"] for entry in rlm_gym.PolicyRegistry.list_reward_policies()]
     assert {"default", "strict", "lenient", "research", "binary", "crawl"} <= set(names)
-    assert "rlm_gym/Crawl-v0" in gym.registry
+    assert "rlm_gym/Crawl-v1" in gym.registry
 
 
 def test_core_and_cli_import_no_training_dependencies():
@@ -40,8 +40,8 @@ def test_core_and_cli_import_no_training_dependencies():
 
 
 def test_make_resolves_env_id_with_module_prefix():
-    code = "import gymnasium as gym; print(gym.make('rlm_gym:rlm_gym/Crawl-v0').spec.id)"
+    code = "import gymnasium as gym; print(gym.make('rlm_gym:rlm_gym/Crawl-v1').spec.id)"
     output = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert output.strip() == "rlm_gym/Crawl-v0"
+    assert output.strip() == "rlm_gym/Crawl-v1"

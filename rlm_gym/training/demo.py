@@ -8,7 +8,6 @@ the baselines are scored on the other, measured), then
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import time
@@ -16,9 +15,10 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from rlm_gym.envs import CRAWL_ENV_ID
+
 __all__ = ["DEMO_EVAL_EPISODES", "DEMO_TIMESTEPS", "is_quick", "run_demo"]
 
-CRAWL_ENV_ID = "rlm_gym/Crawl-v0"
 DEMO_TIMESTEPS = 250_000
 DEMO_EVAL_EPISODES = 300
 QUICK_TIMESTEPS = 4_096
@@ -85,9 +85,9 @@ def run_demo(
     Returns:
         The comparison rows (random, heuristic, best fixed, trained, oracle).
     """
-    import rlm_gym.envs  # noqa: F401  (registers rlm_gym/Crawl-v0)
     from rlm_gym.training.evaluation import comparison_table, evaluate, format_table
     from rlm_gym.training.plots import plot_curves
+    from rlm_gym.training.runs import write_json_atomic, write_text_atomic
     from rlm_gym.training.trainer import DEFAULT_ALGO, crawl_potential, train
 
     quick = is_quick() if quick is None else quick
@@ -123,8 +123,10 @@ def run_demo(
     results = [*baselines[:3], agent, baselines[3]]
     rows = comparison_table(results)
     table = format_table(rows)
-    (out_dir / "evaluation.md").write_text(table + "\n")
-    (out_dir / "evaluation.json").write_text(json.dumps(rows, indent=2) + "\n")
+    # train() never reuses a directory: a re-run writes into out_dir-2, and so does this.
+    out_dir = trained.log_dir or out_dir
+    write_text_atomic(out_dir / "evaluation.md", table + "\n")
+    write_json_atomic(out_dir / "evaluation.json", rows)
     reference = {row["label"]: row["score"] for row in rows if row["label"] != "trained"}
     plot_curves(trained.episodes, out_dir / "curves.png", reference, window=500)
     echo("")

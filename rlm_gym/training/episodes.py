@@ -24,8 +24,8 @@ def make_bare_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> g
     Worker processes (spawn / forkserver, Ray) start without ``rlm_gym.envs`` imported.
 
     Example:
-        >>> make_bare_env("rlm_gym/Crawl-v0").spec.id
-        'rlm_gym/Crawl-v0'
+        >>> make_bare_env("rlm_gym/Crawl-v1").spec.id
+        'rlm_gym/Crawl-v1'
     """
     if env_id.startswith("rlm_gym/"):
         import rlm_gym.envs  # noqa: F401  (registers the env ids)

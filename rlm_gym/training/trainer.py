@@ -59,7 +59,6 @@ __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGO",
     "DEFAULT_HYPERPARAMS",
-    "FinalStepTerminates",
     "TrainResult",
     "TrainingInterrupted",
     "algorithm_class",
@@ -82,7 +81,7 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
 # potential, 0.778 vs 0.657 at 250k / 150k; PPO runs ~15 % more steps/s (2150 vs 1860).
 DEFAULT_ALGO = "maskable_ppo"
 
-# PPO defaults for rlm_gym/Crawl-v0 (episodes of 3-30 steps, one terminal reward), chosen by
+# PPO defaults for the crawl env (episodes of 3-30 steps, one terminal reward), chosen on Crawl-v0 by
 # single-seed sweeps at 100k-300k steps scored on 300 seeded evaluation episodes (true crawl score):
 # n_steps 1024 per env beat 256 and 512 (0.674 vs 0.641 / 0.665 at 120k); learning rate 1e-3 beat
 # 3e-4 (0.641 vs 0.600); ent_coef 0.01 beat 0.0 and 0.001; a [128, 128] network learned no better
@@ -169,39 +168,6 @@ def algorithm_class(algo: str) -> type:
     return getattr(module, class_name)
 
 
-class FinalStepTerminates(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """Report a step that delivers the final result (``action_type == "final"``) as terminated.
-
-    The crawl env ends its step budget with the crawl result paid as reward but flags the step
-    ``truncated``; SB3 then adds ``gamma * V(s_last)`` to that reward as if the crawl went on,
-    which pays the agent for running into the step budget instead of stopping. The result is
-    delivered and scored, so nothing follows: for learning it is a terminal step.
-
-    Example:
-        >>> env = FinalStepTerminates(gym.make("CartPole-v1"))
-        >>> _ = env.reset(seed=0)
-        >>> env.step(0)[2:4]
-        (False, False)
-    """
-
-    def __init__(self, env: gym.Env) -> None:
-        gym.utils.RecordConstructorArgs.__init__(self)
-        gym.Wrapper.__init__(self, env)
-
-    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        if truncated and not terminated and _is_final(info.get("action_result")):
-            terminated, truncated = True, False
-        return obs, reward, terminated, truncated, info
-
-
-def _is_final(result: Any) -> bool:
-    if result is None:
-        return False
-    action_type = result.get("action_type") if isinstance(result, Mapping) else result.action_type
-    return action_type == "final"
-
-
 def crawl_potential(env: gym.Env) -> float:
     """The crawl env's shaping potential: the crawl reward of the result so far.
 
@@ -229,7 +195,7 @@ def make_env(
         >>> type(env).__name__, env.component_names[0]
         ('RewardPolicyWrapper', 'attempt')
     """
-    env = FinalStepTerminates(make_bare_env(env_id, env_kwargs))
+    env = make_bare_env(env_id, env_kwargs)
     env = RewardPolicyWrapper(
         env,
         policy,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import gymnasium as gym
 import pytest
 
 pytest.importorskip("stable_baselines3")
@@ -18,8 +17,7 @@ from rlm_gym.training.evaluation import (
     evaluate_baselines,
     format_table,
 )
-from rlm_gym.training.trainer import FinalStepTerminates, load_model, train
-from tests.helpers import ScriptedResultEnv
+from rlm_gym.training.trainer import load_model, train
 
 pytestmark = pytest.mark.slow
 CRAWL = CRAWL_ENV_ID
@@ -87,24 +85,3 @@ def test_disabled_components_are_zero_while_true_score_is_not():
 def test_unknown_algo_is_rejected_with_a_suggestion():
     with pytest.raises(ValueError, match="Did you mean 'ppo'"):
         train(CRAWL, "crawl", total_timesteps=64, algo="ppo2")
-
-
-class _BudgetEnv(ScriptedResultEnv):
-    """Delivers its final result on a truncated step, as the crawl env at its step budget."""
-
-    def step(self, action):
-        obs, reward, terminated, _, info = super().step(action)
-        return obs, reward, False, terminated, info
-
-
-def test_a_truncated_step_that_delivers_the_final_result_terminates():
-    env = FinalStepTerminates(_BudgetEnv(episode_length=2))
-    env.reset(seed=0)
-    assert env.step(1)[2:4] == (False, False)
-    assert env.step(1)[2:4] == (True, False)
-
-
-def test_a_plain_truncation_stays_a_truncation():
-    env = FinalStepTerminates(gym.wrappers.TimeLimit(ScriptedResultEnv(episode_length=5), 1))
-    env.reset(seed=0)
-    assert env.step(1)[2:4] == (False, True)
