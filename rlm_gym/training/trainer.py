@@ -81,7 +81,7 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
 # potential, 0.778 vs 0.657 at 250k / 150k; PPO runs ~15 % more steps/s (2150 vs 1860).
 DEFAULT_ALGO = "maskable_ppo"
 
-# PPO defaults for the crawl env (episodes of 3-30 steps, one terminal reward), chosen on Crawl-v0 by
+# PPO defaults for the crawl env (episodes of 3-30 steps, one final reward), chosen on Crawl-v0 by
 # single-seed sweeps at 100k-300k steps scored on 300 seeded evaluation episodes (true crawl score):
 # n_steps 1024 per env beat 256 and 512 (0.674 vs 0.641 / 0.665 at 120k); learning rate 1e-3 beat
 # 3e-4 (0.641 vs 0.600); ent_coef 0.01 beat 0.0 and 0.001; a [128, 128] network learned no better
