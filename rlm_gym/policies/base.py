@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -9,7 +10,7 @@ from typing import Any, ClassVar
 from rlm_gym._validation import check_config_value, unknown_name_error
 from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
 
-__all__ = ["Policy", "RewardPolicy", "is_final"]
+__all__ = ["Policy", "RewardPolicy", "AdditiveRewardPolicy", "is_final"]
 
 
 def is_final(action: Mapping[str, Any], result: ActionResult) -> bool:
@@ -23,9 +24,20 @@ class Policy:
     ``config`` is merged over :meth:`get_default_config` once, at construction, and kept as
     ``self.config``. Unknown keys raise ``ValueError`` (with the closest valid key and the valid
     keys); values of the wrong kind raise ``TypeError`` (or ``ValueError`` for NaN / inf).
+    A policy whose ``get_default_config()`` is empty declares no keys and accepts any config,
+    which it reads with ``self.config.get(key, default)`` (rlm-code's custom policies).
+
+    Then :meth:`validate_config` checks the merged config. Override it the rlm-code way,
+    ``validate_config(self) -> list[str]`` returning the problems of ``self.config`` (the
+    constructor raises ``ValueError`` listing them), or the rlm_gym 0.1 way,
+    ``validate_config(self, config) -> None`` raising on a problem.
 
     Args:
         config: Overrides of the default configuration.
+
+    Raises:
+        TypeError: ``config`` is not a mapping, or a value has the wrong kind.
+        ValueError: An unknown key, a non-finite number, or problems ``validate_config`` found.
 
     Example:
         >>> class Scaled(Policy):
@@ -33,16 +45,29 @@ class Policy:
         ...     @classmethod
         ...     def get_default_config(cls):
         ...         return {"scale": 1.0}
+        ...     def validate_config(self):
+        ...         return [] if self.config["scale"] > 0 else ["`scale` must be > 0"]
         >>> Scaled({"scale": 2.0}).config
         {'scale': 2.0}
         >>> Scaled({"scal": 2.0})  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
         ValueError: Unknown config key 'scal' for policy 'scaled'. Did you mean 'scale'? ...
+        >>> Scaled({"scale": -1.0})
+        Traceback (most recent call last):
+        ...
+        ValueError: Invalid config for policy 'scaled': `scale` must be > 0
     """
 
     name: ClassVar[str] = "base"
     description: ClassVar[str] = "Base policy"
+    #: Whether ``validate_config`` takes the config as an argument (the 0.1 form); set per
+    #: class from the signature, so construction does not inspect it every time.
+    _validate_takes_config: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._validate_takes_config = _takes_an_argument(cls.validate_config)
 
     @classmethod
     def get_default_config(cls) -> dict[str, Any]:
@@ -58,11 +83,12 @@ class Policy:
                 f"Expected `config` to be a mapping of policy settings, "
                 f"got {type(config).__name__} {config!r}"
             )
-        where = f" for policy '{self.name}'"
-        for key, value in config.items():
-            if key not in defaults:
-                raise unknown_name_error("config key", key, defaults, where)
-            check_config_value(key, defaults[key], value, where)
+        if defaults:
+            where = f" for policy '{self.name}'"
+            for key, value in config.items():
+                if key not in defaults:
+                    raise unknown_name_error("config key", key, defaults, where)
+                check_config_value(key, defaults[key], value, where)
         merged = {**defaults, **config}
         for key, default in defaults.items():
             # An int given for a float setting is stored as a float, so components built from
@@ -70,13 +96,39 @@ class Policy:
             if type(default) is float and type(merged[key]) is not float:
                 merged[key] = float(merged[key])
         self.config: dict[str, Any] = merged
-        self.validate_config(self.config)
+        if self._validate_takes_config:
+            problems = self.validate_config(self.config)  # type: ignore[call-arg]
+        else:
+            problems = self.validate_config()
+        if problems:
+            if isinstance(problems, str):
+                problems = [problems]
+            listed = "; ".join(str(problem) for problem in problems)
+            raise ValueError(f"Invalid config for policy '{self.name}': {listed}")
 
-    def validate_config(self, config: dict[str, Any]) -> None:
-        """Check cross-key constraints of the merged config; override to add policy rules."""
+    def validate_config(self) -> list[str]:
+        """The problems of ``self.config`` (cross-key rules); empty when it is valid.
+
+        Override to add policy rules. The 0.1 form ``validate_config(self, config) -> None``,
+        raising on a problem, is still honoured.
+        """
+        return []
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(config={self.config!r})"
+
+
+def _takes_an_argument(method: Any) -> bool:
+    """Whether ``method`` (a function taking ``self``) accepts a positional argument more."""
+    try:
+        parameters = list(inspect.signature(method).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return any(
+        parameter.kind in positional or parameter.kind is inspect.Parameter.VAR_POSITIONAL
+        for parameter in parameters
+    )
 
 
 class RewardPolicy(Policy, ABC):
@@ -136,3 +188,43 @@ class RewardPolicy(Policy, ABC):
         """Limit ``total`` to this policy's ``value_range``."""
         low, high = self.value_range
         return low if total < low else high if total > high else total
+
+
+class AdditiveRewardPolicy(RewardPolicy):
+    """A reward policy whose value is the clamped sum of its components.
+
+    Subclasses implement :meth:`score_components`; :meth:`calculate` adds them up and clamps
+    the total to ``value_range``. Declaring the value this way lets
+    ``RewardPolicyWrapper`` take the components straight from :meth:`score_components` and
+    skip building a :class:`RewardSignal` per step (a subclass that overrides ``calculate``
+    is always called through ``calculate``).
+
+    Example:
+        >>> class Attempt(AdditiveRewardPolicy):
+        ...     name = "attempt"
+        ...     component_names = ("attempt", "success")
+        ...     def score_components(self, action, result, context):
+        ...         return {"attempt": 0.2, "success": 1.0 if result.success else 0.0}
+        >>> Attempt().calculate({}, ActionResult("code", True), PolicyContext()).value
+        1.0
+    """
+
+    name: ClassVar[str] = "additive_base"
+    description: ClassVar[str] = "Base additive reward policy"
+    float_components: ClassVar[bool] = True
+
+    @abstractmethod
+    def score_components(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> dict[str, float]:
+        """The components that apply to this action (Python floats, by name)."""
+
+    def calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> RewardSignal:
+        """The clamped sum of :meth:`score_components`, with the policy's formula."""
+        components = self.score_components(action, result, context)
+        total = sum(components.values(), 0.0)
+        low, high = self.value_range
+        value = low if total < low else high if total > high else total
+        return RewardSignal(value, components, self.formula)

@@ -1,7 +1,12 @@
 """The seed's four reward policies (default, strict, lenient, research) and ``binary``.
 
-Each ``calculate`` emits only the components that apply, with their sign, and returns
-``value = clamp(sum(components), *value_range)``. The formulas follow SPEC §4 line by line.
+Each ``score_components`` emits only the components that apply, with their sign; ``calculate``
+(from :class:`AdditiveRewardPolicy`) returns ``value = clamp(sum(components), *value_range)``.
+The formulas follow SPEC §4 line by line. ``result.output`` of ``None`` counts as ``""``.
+
+"Final" is written out as ``action.get("action", result.action_type) == "final"`` (what
+:func:`~rlm_gym.policies.base.is_final` does): a function call per step costs as much as a
+component, and these run on every step of every wrapped env.
 """
 
 from __future__ import annotations
@@ -9,9 +14,9 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-from rlm_gym.policies.base import RewardPolicy, is_final
+from rlm_gym.policies.base import AdditiveRewardPolicy
 from rlm_gym.policies.registry import PolicyRegistry
-from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
+from rlm_gym.policies.types import ActionResult, PolicyContext
 
 __all__ = [
     "DefaultRewardPolicy",
@@ -21,15 +26,6 @@ __all__ = [
     "BinaryRewardPolicy",
     "max_bracket_depth",
 ]
-
-
-def _signal(policy: RewardPolicy, components: dict[str, float]) -> RewardSignal:
-    # The explanation is the policy's formula (a class constant): formatting the numbers here
-    # would cost more than the whole reward; `RewardSignal.describe()` renders them on demand.
-    total = sum(components.values())
-    low, high = policy.value_range
-    value = low if total < low else high if total > high else total
-    return RewardSignal(value, components, policy.formula)
 
 
 def _partial_share(result: ActionResult) -> float:
@@ -43,7 +39,7 @@ def _partial_share(result: ActionResult) -> float:
 
 
 @PolicyRegistry.register_reward("default")
-class DefaultRewardPolicy(RewardPolicy):
+class DefaultRewardPolicy(AdditiveRewardPolicy):
     """Balanced reward: a small base, a success bonus or failure penalty, a final bonus.
 
     Example:
@@ -60,7 +56,6 @@ class DefaultRewardPolicy(RewardPolicy):
     name = "default"
     description = "Balanced rewards: moderate success bonus and failure penalty, final bonus."
     formula = "default = base + (success | failure) + error + final + partial, clamped to [-1, 1]"
-    float_components = True
     component_names = ("base", "success", "failure", "error", "final", "partial")
 
     @classmethod
@@ -74,28 +69,27 @@ class DefaultRewardPolicy(RewardPolicy):
             "final_bonus": 0.5,
         }
 
-    def calculate(
+    def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
-    ) -> RewardSignal:
+    ) -> dict[str, float]:
         config = self.config
-        components = {"base": config["base"]}
         if result.success:
-            components["success"] = config["success_bonus"]
+            components = {"base": config["base"], "success": config["success_bonus"]}
+            if action.get("action", result.action_type) == "final":
+                components["final"] = config["final_bonus"]
         else:
-            components["failure"] = -config["failure_penalty"]
+            components = {"base": config["base"], "failure": -config["failure_penalty"]}
+            if result.metadata:
+                share = _partial_share(result)
+                if share > 0.0:
+                    components["partial"] = config["partial_success_base"] * share
         if result.error:
             components["error"] = -config["stderr_penalty"]
-        if result.success and is_final(action, result):
-            components["final"] = config["final_bonus"]
-        if not result.success and result.metadata:
-            share = _partial_share(result)
-            if share > 0.0:
-                components["partial"] = config["partial_success_base"] * share
-        return _signal(self, components)
+        return components
 
 
 @PolicyRegistry.register_reward("strict")
-class StrictRewardPolicy(RewardPolicy):
+class StrictRewardPolicy(AdditiveRewardPolicy):
     """Heavy penalties for failures, errors and timeouts; final bonus only when error-free.
 
     Example:
@@ -111,7 +105,6 @@ class StrictRewardPolicy(RewardPolicy):
     name = "strict"
     description = "Heavy penalties for errors and timeouts; for correctness-critical work."
     formula = "strict = (success | failure) + error + timeout + final, clamped to [-1, 1]"
-    float_components = True
     component_names = ("success", "failure", "error", "timeout", "final")
 
     @classmethod
@@ -124,9 +117,9 @@ class StrictRewardPolicy(RewardPolicy):
             "final_bonus": 0.3,
         }
 
-    def calculate(
+    def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
-    ) -> RewardSignal:
+    ) -> dict[str, float]:
         config = self.config
         error = result.error
         if result.success:
@@ -138,13 +131,13 @@ class StrictRewardPolicy(RewardPolicy):
             lowered = error.lower()
             if "timeout" in lowered or "timed out" in lowered:
                 components["timeout"] = -config["timeout_penalty"]
-        if result.success and not error and is_final(action, result):
+        if result.success and not error and action.get("action", result.action_type) == "final":
             components["final"] = config["final_bonus"]
-        return _signal(self, components)
+        return components
 
 
 @PolicyRegistry.register_reward("lenient")
-class LenientRewardPolicy(RewardPolicy):
+class LenientRewardPolicy(AdditiveRewardPolicy):
     """Exploration-friendly: every attempt earns something, failures cost little.
 
     Example:
@@ -160,7 +153,6 @@ class LenientRewardPolicy(RewardPolicy):
     name = "lenient"
     description = "Forgiving rewards that encourage exploration and attempting answers."
     formula = "lenient = attempt + (success | failure) + progress + final, clamped to [-1, 1]"
-    float_components = True
     component_names = ("attempt", "success", "failure", "progress", "final")
 
     @classmethod
@@ -174,20 +166,20 @@ class LenientRewardPolicy(RewardPolicy):
             "final_bonus": 0.4,
         }
 
-    def calculate(
+    def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
-    ) -> RewardSignal:
+    ) -> dict[str, float]:
         config = self.config
         components = {"attempt": config["attempt_bonus"]}
         if result.success:
             components["success"] = config["success_bonus"]
         else:
             components["failure"] = -config["failure_penalty"]
-        if len(result.output) > config["progress_min_chars"]:
+        if len(result.output or "") > config["progress_min_chars"]:
             components["progress"] = config["progress_bonus"]
-        if is_final(action, result):
+        if action.get("action", result.action_type) == "final":
             components["final"] = config["final_bonus"]
-        return _signal(self, components)
+        return components
 
 
 _BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
@@ -213,7 +205,7 @@ _ERROR_KEYWORDS = ("error", "exception", "traceback", "failed")
 
 
 @PolicyRegistry.register_reward("research")
-class ResearchRewardPolicy(RewardPolicy):
+class ResearchRewardPolicy(AdditiveRewardPolicy):
     """Granular multi-dimensional reward for reward-function research and ablations.
 
     Example:
@@ -237,7 +229,6 @@ class ResearchRewardPolicy(RewardPolicy):
     formula = (
         "research = base + code + output + speed + step penalty + final terms, clamped to [-1, 1]"
     )
-    float_components = True
     component_names = (
         "base_attempt",
         "base_success",
@@ -277,9 +268,9 @@ class ResearchRewardPolicy(RewardPolicy):
             "final_failure_penalty": 0.1,
         }
 
-    def calculate(
+    def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
-    ) -> RewardSignal:
+    ) -> dict[str, float]:
         config = self.config
         components = {"base_attempt": config["base_attempt"]}
         if result.success:
@@ -308,18 +299,18 @@ class ResearchRewardPolicy(RewardPolicy):
             components["slow_execution"] = -config["slow_execution_penalty"]
         if context.step > 0:
             components["step_penalty"] = -config["step_penalty_per_step"] * context.step
-        if is_final(action, result):
+        if action.get("action", result.action_type) == "final":
             if result.success:
                 components["final_success"] = config["final_success_bonus"]
                 if context.step < context.max_steps / 2:
                     components["early_termination"] = config["early_termination_bonus"]
             else:
                 components["final_failure"] = -config["final_failure_penalty"]
-        return _signal(self, components)
+        return components
 
 
 @PolicyRegistry.register_reward("binary")
-class BinaryRewardPolicy(RewardPolicy):
+class BinaryRewardPolicy(AdditiveRewardPolicy):
     """1.0 for a successful final action, 0.0 otherwise: the sparse "before" baseline.
 
     Example:
@@ -333,14 +324,12 @@ class BinaryRewardPolicy(RewardPolicy):
     name = "binary"
     description = "Sparse 1/0 success on the final action (the pre-multi-dimensional baseline)."
     formula = "binary = success on the final action (1 or 0)"
-    float_components = True
     component_names = ("success",)
     value_range = (0.0, 1.0)
 
-    def calculate(
+    def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
-    ) -> RewardSignal:
-        if not is_final(action, result):
-            return RewardSignal(0.0, {}, "binary: 0 before the final action")
-        components = {"success": 1.0 if result.success else 0.0}
-        return _signal(self, components)
+    ) -> dict[str, float]:
+        if action.get("action", result.action_type) != "final":
+            return {}
+        return {"success": 1.0 if result.success else 0.0}

@@ -14,7 +14,15 @@ import gymnasium as gym
 from gymnasium.core import ActType, ObsType
 
 from rlm_gym._validation import check_finite_number, unknown_name_error
-from rlm_gym.policies import ActionResult, PolicyContext, PolicyRegistry, RewardPolicy
+from rlm_gym.policies import (
+    DEFAULT_HISTORY_LIMIT,
+    ActionResult,
+    AdditiveRewardPolicy,
+    History,
+    PolicyContext,
+    PolicyRegistry,
+    RewardPolicy,
+)
 
 __all__ = ["RewardPolicyWrapper", "REWARD_MODES", "action_result_from_info"]
 
@@ -22,6 +30,7 @@ REWARD_MODES = ("replace", "add")
 DEFAULT_MAX_STEPS = 10
 
 _RESULT_FIELDS = frozenset(f.name for f in fields(ActionResult))
+_new_result = object.__new__
 _REQUIRED_RESULT_FIELDS = frozenset({"action_type", "success"})
 
 
@@ -78,6 +87,12 @@ class RewardPolicyWrapper(
       ``info["episode_reward"]``: sums of the policy's components and values after ablation
       (whatever ``reward_mode``); the same total goes to ``policy.on_episode_end``.
 
+    Each scored step is appended to ``context.history`` as
+    ``{"action": dict, "result": ActionResult, "reward": float}`` (rlm-code's form), of which
+    the last ``history_limit`` are kept: memory stays bounded however long the episode.
+    A non-finite inner reward (NaN, ±inf) raises ``ValueError``: it is a bug in the inner env,
+    and passing it on would poison training.
+
     ``set_disabled`` / ``set_weights`` take effect from the next step (the running episode's
     sums then mix both settings); call them between episodes, e.g. through a vector env's
     ``env_method``, for clean per-episode numbers.
@@ -94,10 +109,14 @@ class RewardPolicyWrapper(
         max_steps: ``PolicyContext.max_steps`` (default: the spec's ``max_episode_steps``, else 10).
         measure_duration: Put the wall time of the inner step in generic results'
             ``duration_ms`` (makes time-based rewards non-deterministic).
+        history_limit: The most ``context.history`` entries kept (the latest; ``>= 0``).
 
     Raises:
-        ValueError: Unknown policy, config key, component or reward mode (with suggestions).
-        TypeError: Wrong kind of config value, weight, or ``info["action_result"]``.
+        ValueError: Unknown policy, config key, component or reward mode (with suggestions);
+            a negative ``history_limit``; from ``step()``, a non-finite inner reward (naming
+            the step and the value).
+        TypeError: Wrong kind of config value, weight, ``history_limit`` or
+            ``info["action_result"]``.
 
     Example - wrap CartPole with the lenient policy:
         >>> import gymnasium as gym
@@ -120,6 +139,7 @@ class RewardPolicyWrapper(
         task: str | None = None,
         max_steps: int | None = None,
         measure_duration: bool = False,
+        history_limit: int = DEFAULT_HISTORY_LIMIT,
     ) -> None:
         gym.utils.RecordConstructorArgs.__init__(
             self,
@@ -131,6 +151,7 @@ class RewardPolicyWrapper(
             task=task,
             max_steps=max_steps,
             measure_duration=measure_duration,
+            history_limit=history_limit,
             _disable_deepcopy=isinstance(policy, RewardPolicy),
         )
         gym.Wrapper.__init__(self, env)
@@ -146,6 +167,7 @@ class RewardPolicyWrapper(
             raise unknown_name_error("reward_mode", reward_mode, REWARD_MODES)
         self._add_env_reward = reward_mode == "add"
         self._measure_duration = bool(measure_duration)
+        self._history_limit = History(limit=history_limit).limit
         spec = env.spec
         self._task = task if task is not None else (spec.id if spec is not None else "")
         if max_steps is None:
@@ -159,7 +181,7 @@ class RewardPolicyWrapper(
         self.set_weights(weights or {})
 
         self._context: PolicyContext | None = None
-        self._episode_sums: defaultdict[str, float] = defaultdict(float)
+        self._episode_sums: dict[str, float] = {}
         self._episode_total = 0.0
 
     # -- configuration -------------------------------------------------------------------
@@ -184,6 +206,11 @@ class RewardPolicyWrapper(
     def policy(self) -> RewardPolicy:
         """The reward policy scoring this env."""
         return self._policy
+
+    @property
+    def history_limit(self) -> int:
+        """The most ``context.history`` entries kept per episode."""
+        return self._history_limit
 
     @property
     def component_names(self) -> tuple[str, ...]:
@@ -243,6 +270,34 @@ class RewardPolicyWrapper(
         weights.update(dict.fromkeys(self._disabled, 0.0))
         self._weights = weights
         self._fast_merge = not weights and self._policy.float_components
+        self._rebuild_step_constants()
+
+    def _rebuild_step_constants(self) -> None:
+        """Gather what ``step()`` reads on every call into one tuple (one attribute load).
+
+        Rebuilt at each reset and when the ablation changes. An additive policy whose
+        ``calculate`` is its base class's (not overridden, not patched on the instance) is
+        scored through ``score_components``: its value is the clamped sum by definition, so
+        no ``RewardSignal`` needs building.
+        """
+        policy = self._policy
+        additive = (
+            isinstance(policy, AdditiveRewardPolicy)
+            and type(policy).calculate is AdditiveRewardPolicy.calculate
+            and "calculate" not in vars(policy)
+        )
+        low, high = policy.value_range
+        self._step_constants = (
+            self._fast_merge,
+            policy.score_components if additive and self._fast_merge else None,
+            float(low),
+            float(high),
+            self._zeros,
+            self._max_components,
+            self._measure_duration,
+            self._add_env_reward,
+            self._policy_name,
+        )
 
     # -- episode loop --------------------------------------------------------------------
 
@@ -251,29 +306,47 @@ class RewardPolicyWrapper(
     ) -> tuple[ObsType, dict[str, Any]]:
         """Reset the env and start a fresh policy episode (``on_episode_start``)."""
         obs, info = self.env.reset(seed=seed, options=options)
-        self._context = PolicyContext(task=self._task, max_steps=self._max_steps)
-        self._episode_sums = defaultdict(float, self._zeros)
+        self._context = PolicyContext(
+            task=self._task, max_steps=self._max_steps, history=History(limit=self._history_limit)
+        )
+        # A plain dict when every name is declared (pre-filled): the interpreter specialises
+        # `sums[name] += part` for exact dicts only. Free-form policies may emit any name.
+        self._episode_sums = self._zeros.copy() if self._names else defaultdict(float)
         self._episode_total = 0.0
+        self._rebuild_step_constants()
         self._policy.on_episode_start(self._context)
         return obs, info
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Step the env and score the step with the policy (see the class docstring)."""
+        """Step the env and score the step with the policy (see the class docstring).
+
+        Raises:
+            ValueError: The inner reward is NaN or infinite (naming the step and the value).
+        """
         context = self._context
         if context is None:
             raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
-        measure = self._measure_duration
+        (fast_merge, score_components, low, high, zeros, max_components, measure, add_env_reward,
+         policy_name) = self._step_constants  # fmt: skip
         started = perf_counter() if measure else 0.0
         obs, env_reward, terminated, truncated, info = self.env.step(action)
         env_reward = float(env_reward)
+        # x - x is 0.0 for every finite float and NaN for NaN and ±inf: one test for both.
+        if env_reward - env_reward != 0.0:
+            self._raise_non_finite(env_reward, context.step)
 
         result = info.get("action_result")
         if result is None:
             action_type = "final" if terminated else "step"
-            duration = (perf_counter() - started) * 1000.0 if measure else 0.0
-            result = ActionResult(
-                action_type, env_reward > 0.0, "", None, duration, 0, {"env_reward": env_reward}
-            )
+            # Fields known valid by construction: set them directly rather than pay for the
+            # checks of `ActionResult.__post_init__` on every step of every env. `output`,
+            # `error` and `tokens_used` read their defaults, which the dataclass keeps as
+            # class attributes.
+            result = _new_result(ActionResult)
+            result.action_type = action_type
+            result.success = env_reward > 0.0
+            result.duration_ms = (perf_counter() - started) * 1000.0 if measure else 0.0
+            result.metadata = {"env_reward": env_reward}
             action_dict = {"action": action_type, "value": action}
         else:
             if type(result) is not ActionResult:
@@ -286,34 +359,46 @@ class RewardPolicyWrapper(
                     f'Expected `info["action"]` to be a dict, got {type(action_dict).__name__}'
                 )
 
-        policy = self._policy
-        signal = policy.calculate(action_dict, result, context)
-
-        emitted = signal.components
-        if self._fast_merge:
-            components = {**self._zeros, **emitted}
-            value = signal.value
+        if score_components is not None:
+            emitted = score_components(action_dict, result, context)
+            components = {**zeros, **emitted}
+            value = sum(emitted.values(), 0.0)
+            value = low if value < low else high if value > high else value
         else:
-            components, value = self._weighted_components(emitted, signal.value)
-        if len(components) > self._max_components:
+            signal = self._policy.calculate(action_dict, result, context)
+            emitted = signal.components
+            if fast_merge:
+                components = {**zeros, **emitted}
+                value = signal.value
+            else:
+                components, value = self._weighted_components(emitted, signal.value)
+                emitted = components
+        if len(components) > max_components:
             self._raise_undeclared(components)
         sums = self._episode_sums
-        for name in emitted:
-            sums[name] += components[name]
+        for name, part in emitted.items():
+            sums[name] += part
 
-        context.history.append((action_dict, result, value))
+        context.history.append({"action": action_dict, "result": result, "reward": value})
         context.step += 1
         self._episode_total = episode_total = self._episode_total + value
 
         info["reward_components"] = components
         info["env_reward"] = env_reward
-        info["reward_policy"] = self._policy_name
+        info["reward_policy"] = policy_name
         if terminated or truncated:
             info["episode_reward_components"] = dict(sums)
             info["episode_reward"] = episode_total
-            policy.on_episode_end(context, episode_total)
-        reward = env_reward + value if self._add_env_reward else value
+            self._policy.on_episode_end(context, episode_total)
+        reward = env_reward + value if add_env_reward else value
         return obs, reward, terminated, truncated, info
+
+    def _raise_non_finite(self, env_reward: float, step: int) -> None:
+        raise ValueError(
+            f"Expected a finite reward from the inner env, got {env_reward} at step {step} "
+            f"of the episode (0-based); a NaN or infinite reward is a bug in "
+            f"{self.env.unwrapped!r} and passing it on would poison training"
+        )
 
     def _weighted_components(
         self, emitted: Mapping[str, float], value: float

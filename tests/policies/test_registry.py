@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from types import SimpleNamespace
 
 import pytest
@@ -56,10 +57,34 @@ def test_unknown_policy_suggests_closest_name():
     assert "Available:" in message and "'strict'" in message
 
 
-def test_registering_another_class_under_a_taken_name_raises(clean_tmp):
+def test_registering_another_class_under_a_taken_name_replaces_it(clean_tmp):
     PolicyRegistry.register_reward()(_Tmp)
-    with pytest.raises(ValueError, match="already registered"):
+    with pytest.warns(UserWarning):
         PolicyRegistry.register_reward("tmp_policy")(_Other)
+    assert type(PolicyRegistry.get_reward("tmp_policy")) is _Other
+
+
+def test_replacing_without_override_warns_naming_both_classes(clean_tmp):
+    PolicyRegistry.register_reward()(_Tmp)
+    with pytest.warns(UserWarning) as caught:
+        PolicyRegistry.register_reward("tmp_policy")(_Other)
+    message = str(caught[0].message)
+    assert "test_registry._Other" in message and "test_registry._Tmp" in message
+    assert "'tmp_policy'" in message
+
+
+def test_override_replaces_without_a_warning(clean_tmp):
+    PolicyRegistry.register_reward()(_Tmp)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        PolicyRegistry.register_reward("tmp_policy", override=True)(_Other)
+
+
+def test_reregistering_the_same_class_does_not_warn(clean_tmp):
+    PolicyRegistry.register_reward()(_Tmp)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        PolicyRegistry.register_reward()(_Tmp)
 
 
 def test_override_replaces_a_registered_class(clean_tmp):
