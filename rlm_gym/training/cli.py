@@ -420,6 +420,40 @@ def _run_ablate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_study(args: argparse.Namespace) -> int:
+    from rlm_gym.training._deps import require
+
+    require("torch", "stable_baselines3")
+    from rlm_gym.training.study import STUDIES, run_study
+
+    if args.name not in STUDIES:
+        raise unknown_name_error("study", args.name, STUDIES)
+    results = run_study(
+        args.name,
+        runs_dir=args.runs_dir,
+        results_dir=args.results_dir,
+        n_workers=args.workers,
+        seeds=parse_seeds(args.seeds) if args.seeds else None,
+        total_timesteps=args.timesteps,
+        n_eval_episodes=args.eval_episodes,
+        progress=not args.quiet,
+    )
+    reference = results["reference"]
+    print(f"{results['study']}: {results['question']}")
+    print(f"seeds complete: {results['seeds_complete']} ({results['runs_done']} runs)")
+    for name, row in results["variants"].items():
+        paired = (
+            ""
+            if name == reference
+            else f"  vs {reference}: {row['vs_reference']:+.3f} ± {row['vs_reference_ci95']:.3f}"
+        )
+        print(
+            f"  {name:<26} {row['score']:.3f} ± {row['score_ci95']:.3f}"
+            f"  normalised {row['normalised']:.2f}{paired}"
+        )
+    return 0
+
+
 def _run_demo(args: argparse.Namespace) -> int:
     from rlm_gym.training._deps import require
 
@@ -584,6 +618,22 @@ def _add_ablate(subparsers: Any) -> None:
     ablate.set_defaults(func=_run_ablate)
 
 
+def _add_study(subparsers: Any) -> None:
+    study = subparsers.add_parser(
+        "study",
+        help="run (or resume) a learning study and write results/<name>.json",
+    )
+    study.add_argument("name", help="defaults or ablation (rlm_gym.training.study.STUDIES)")
+    study.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
+    study.add_argument("--seeds", default=None, help="override the study's seeds, e.g. 0-2")
+    study.add_argument("--timesteps", type=positive_int, default=None, help="override the budget")
+    study.add_argument("--eval-episodes", type=positive_int, default=None)
+    study.add_argument("--runs-dir", default="runs/studies", help="where each run's files go")
+    study.add_argument("--results-dir", default="results", help="where <name>.json goes")
+    _add_quiet(study)
+    study.set_defaults(func=_run_study)
+
+
 def _add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser(
         "demo", help="train PPO on the crawl env (<= 3 min on 2 cores) and print the table"
@@ -604,4 +654,5 @@ def register(subparsers: Any) -> None:
     _add_train(subparsers)
     _add_evaluate(subparsers)
     _add_ablate(subparsers)
+    _add_study(subparsers)
     _add_demo(subparsers)

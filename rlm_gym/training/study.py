@@ -1,0 +1,357 @@
+"""Studies: the learning experiments behind every number the README reports.
+
+A :class:`Study` is a question answered by training one agent per (variant, seed) at equal
+budget and scoring every agent and the baselines on the same seeded episodes with the env's
+own, full crawl reward. ``run_study`` writes ``results/<name>.json``: per variant the mean and
+95 % CI over seeds, the **paired** difference to the study's reference variant (same seeds,
+same evaluation episodes; Student t over the per-seed differences) and per-seed rows, plus the
+baselines. The README's learning tables are rendered from those files (``make readme``).
+
+Every run keeps its model, config and logs under ``runs/studies/<name>/<variant>/seed_<n>``
+and a ``row.json`` once scored; running a study again resumes: finished runs are read back, an
+interrupted run continues from its checkpoint, the rest are trained. Runs are ordered
+seed-major, so a study cut short still holds whole seeds of every variant.
+
+Example:
+    >>> sorted(STUDIES)
+    ['ablation', 'defaults']
+    >>> STUDIES["ablation"].reference
+    'binary'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training.stats import mean_ci95
+
+__all__ = ["Study", "STUDIES", "run_study", "summarise_study", "BASELINE_NAMES"]
+
+BASELINE_NAMES = ("random", "heuristic", "best_fixed", "oracle")
+STUDY_EVAL_SEED = 1_000_000
+STUDY_EVAL_EPISODES = 300
+_GRADED = {"efficiency_errors": "graded"}
+
+
+@dataclass(frozen=True)
+class Study:
+    """One learning question: variants x seeds at one budget, compared to a reference.
+
+    Attributes:
+        name: File name of the results (``results/<name>.json``).
+        question: What the study answers (shown in the results).
+        variants: Variant name -> training settings (``policy``, ``config``, ``disable``,
+            ``shaping``, ``algo``, ``hyperparams``), each optional.
+        reference: The variant every other one is compared to, paired by seed.
+        seeds: Training seeds (each variant runs once per seed).
+        total_timesteps: Training budget of every run.
+        n_eval_episodes: Seeded evaluation episodes per agent (the same for every agent).
+        eval_seed: Seed of the first evaluation episode.
+        n_envs: Envs per training run.
+    """
+
+    name: str
+    question: str
+    variants: Mapping[str, Mapping[str, Any]]
+    reference: str
+    seeds: tuple[int, ...] = (0, 1, 2)
+    total_timesteps: int = 250_000
+    n_eval_episodes: int = STUDY_EVAL_EPISODES
+    eval_seed: int = STUDY_EVAL_SEED
+    n_envs: int = 4
+    env_id: str = CRAWL_ENV_ID
+    baselines: tuple[str, ...] = BASELINE_NAMES
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _ablation_variants() -> dict[str, dict[str, Any]]:
+    from rlm_gym.crawl import COMPONENT_NAMES
+
+    variants: dict[str, dict[str, Any]] = {"full": {}, "binary": {"policy": "binary"}}
+    variants["graded"] = {"config": _GRADED}
+    for name in COMPONENT_NAMES:
+        variants[f"no_{name}"] = {"disable": (name,)}
+    return variants
+
+
+STUDIES: dict[str, Study] = {
+    study.name: study
+    for study in (
+        Study(
+            name="defaults",
+            question=(
+                "Which training recipe should `make demo` use: potential shaping or not, the "
+                "document's all-or-nothing efficiency or the graded one, MaskablePPO or PPO?"
+            ),
+            variants={
+                "maskable+shaping": {"shaping": "potential"},
+                "maskable+shaping+graded": {"shaping": "potential", "config": _GRADED},
+                "maskable+graded": {"config": _GRADED},
+                "maskable": {},
+                "ppo+shaping+graded": {"shaping": "potential", "config": _GRADED, "algo": "ppo"},
+            },
+            reference="maskable+shaping",
+        ),
+        Study(
+            name="ablation",
+            question=(
+                "Does the multi-dimensional crawl reward train better crawlers than the binary "
+                "success reward at equal budget, and which components carry it?"
+            ),
+            variants=_ablation_variants(),
+            reference="binary",
+            seeds=(0, 1, 2, 3, 4),
+            total_timesteps=300_000,
+        ),
+    )
+}
+
+
+def _run_dir(root: Path, study: Study, variant: str, seed: int) -> Path:
+    return root / study.name / variant / f"seed_{seed}"
+
+
+def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """Train (or resume) one run and score it; writes ``row.json`` in its run directory."""
+    from rlm_gym.training.evaluation import evaluate
+    from rlm_gym.training.runs import write_json_atomic
+    from rlm_gym.training.trainer import resume, train
+
+    run_dir = Path(spec["run_dir"])
+    config_path = run_dir / "config.json"
+    started = time.perf_counter()
+    if config_path.exists() and (run_dir / "checkpoint.zip").exists():
+        trained = resume(run_dir, progress_bar=False)
+    else:
+        if run_dir.exists():  # a run killed before its first checkpoint: nothing to keep
+            shutil.rmtree(run_dir)
+        settings = spec["settings"]
+        trained = train(
+            spec["env_id"],
+            settings.get("policy", "crawl"),
+            config=settings.get("config"),
+            disable=tuple(settings.get("disable", ())),
+            total_timesteps=int(spec["total_timesteps"]),
+            n_envs=int(spec["n_envs"]),
+            seed=int(spec["seed"]),
+            hyperparams=settings.get("hyperparams"),
+            algo=settings.get("algo"),
+            shaping=settings.get("shaping"),
+            log_dir=run_dir,
+            tensorboard=False,
+            progress_bar=False,
+            eval_freq=0,
+            n_eval_episodes=0,
+        )
+    evaluation = evaluate(
+        trained.model, spec["env_id"], int(spec["n_eval_episodes"]), int(spec["eval_seed"])
+    )
+    row = {
+        "variant": spec["variant"],
+        "seed": int(spec["seed"]),
+        **evaluation.summary(),
+        "train_timesteps": trained.metrics["timesteps"],
+        "train_time_s": trained.metrics["wall_time_s"],
+        "wall_s": time.perf_counter() - started,
+    }
+    write_json_atomic(run_dir / "row.json", row)
+    return row
+
+
+def _baselines(study: Study) -> dict[str, dict[str, Any]]:
+    from rlm_gym.training.evaluation import evaluate
+
+    return {
+        name: evaluate(name, study.env_id, study.n_eval_episodes, study.eval_seed).summary()
+        for name in study.baselines
+    }
+
+
+def _paired(values: Sequence[float], reference: Sequence[float]) -> tuple[float, float]:
+    return mean_ci95([a - b for a, b in zip(values, reference, strict=True)])
+
+
+def summarise_study(
+    study: Study, rows: Sequence[Mapping[str, Any]], baselines: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Per-variant means, 95 % CIs and paired differences to the reference (by seed).
+
+    Only seeds that every variant has finished are compared, so a partial study never pairs a
+    variant with a different set of seeds.
+
+    Example:
+        >>> study = Study("t", "?", {"a": {}, "b": {}}, reference="b", seeds=(0, 1))
+        >>> rows = [{"variant": v, "seed": s, "score": x}
+        ...         for v, s, x in (("a", 0, .8), ("a", 1, .9), ("b", 0, .7), ("b", 1, .7))]
+        >>> baselines = {"random": {"score": .3}, "oracle": {"score": .9}}
+        >>> summary = summarise_study(study, rows, baselines)["variants"]["a"]
+        >>> round(summary["score"], 2), round(summary["vs_reference"], 2), summary["seeds"]
+        (0.85, 0.15, [0, 1])
+    """
+    by_run = {(row["variant"], row["seed"]): row for row in rows}
+    seeds = [s for s in study.seeds if all((v, s) in by_run for v in study.variants)]
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+
+    def normalised(score: float) -> float:
+        return (score - low) / (high - low)
+
+    reference = [by_run[(study.reference, s)]["score"] for s in seeds]
+    variants: dict[str, Any] = {}
+    for name in study.variants:
+        scores = [by_run[(name, s)]["score"] for s in seeds]
+        mean, half = mean_ci95(scores)
+        diff, diff_half = _paired(scores, reference) if seeds else (float("nan"), float("nan"))
+        variants[name] = {
+            "settings": _jsonable(study.variants[name]),
+            "seeds": seeds,
+            "scores": scores,
+            "score": mean,
+            "score_ci95": half,
+            "normalised": normalised(mean) if seeds else float("nan"),
+            "normalised_ci95": half / (high - low) if seeds else float("nan"),
+            "vs_reference": diff,
+            "vs_reference_ci95": diff_half,
+            "per_seed": [by_run[(name, s)] for s in seeds],
+        }
+        for baseline in ("heuristic", "best_fixed"):
+            if baseline in baselines:
+                beat = [score > baselines[baseline]["score"] for score in scores]
+                variants[name][f"beats_{baseline}_every_seed"] = bool(seeds) and all(beat)
+    return {
+        "study": study.name,
+        "question": study.question,
+        "reference": study.reference,
+        "env_id": study.env_id,
+        "total_timesteps": study.total_timesteps,
+        "n_eval_episodes": study.n_eval_episodes,
+        "eval_seed": study.eval_seed,
+        "seeds_planned": list(study.seeds),
+        "seeds_complete": seeds,
+        "runs_done": len(by_run),
+        "runs_planned": len(study.variants) * len(study.seeds),
+        "baselines": {name: dict(summary) for name, summary in baselines.items()},
+        "variants": variants,
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=list))
+
+
+def run_study(
+    name: str | Study,
+    *,
+    runs_dir: str | Path = "runs/studies",
+    results_dir: str | Path = "results",
+    n_workers: int | None = None,
+    seeds: Sequence[int] | None = None,
+    total_timesteps: int | None = None,
+    n_eval_episodes: int | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run (or resume) a study and write ``<results_dir>/<name>.json``.
+
+    Args:
+        name: A name in :data:`STUDIES`, or a :class:`Study`.
+        runs_dir: Where each run's directory goes.
+        results_dir: Where the results JSON goes.
+        n_workers: Concurrent runs (default: the number of cores).
+        seeds: Override the study's seeds (e.g. a quick check).
+        total_timesteps: Override the budget.
+        n_eval_episodes: Override the evaluation episodes.
+        progress: A line on stderr per finished run.
+
+    Returns:
+        The results (also written as JSON).
+
+    Raises:
+        ValueError: An unknown study name (with a suggestion).
+    """
+    study = name if isinstance(name, Study) else STUDIES.get(name)
+    if study is None:
+        raise unknown_name_error("study", str(name), STUDIES)
+    overrides: dict[str, Any] = {}
+    if seeds is not None:
+        overrides["seeds"] = tuple(int(seed) for seed in seeds)
+    if total_timesteps is not None:
+        overrides["total_timesteps"] = int(total_timesteps)
+    if n_eval_episodes is not None:
+        overrides["n_eval_episodes"] = int(n_eval_episodes)
+    study = replace(study, **overrides)
+    runs_root = Path(runs_dir)
+    rows: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
+    for seed in study.seeds:
+        for variant, settings in study.variants.items():
+            run_dir = _run_dir(runs_root, study, variant, seed)
+            row_path = run_dir / "row.json"
+            if row_path.exists():
+                rows.append(json.loads(row_path.read_text(encoding="utf-8")))
+                continue
+            pending.append(
+                {
+                    "variant": variant,
+                    "seed": seed,
+                    "settings": dict(settings),
+                    "run_dir": str(run_dir),
+                    "env_id": study.env_id,
+                    "total_timesteps": study.total_timesteps,
+                    "n_envs": study.n_envs,
+                    "n_eval_episodes": study.n_eval_episodes,
+                    "eval_seed": study.eval_seed,
+                }
+            )
+    started = time.perf_counter()
+    if progress and rows:
+        print(f"study {study.name}: {len(rows)} runs already done", file=sys.stderr)
+    n_workers = max(1, min(n_workers or os.cpu_count() or 1, len(pending) or 1))
+    baselines = _run_pending(study, pending, rows, n_workers, progress, started)
+    results = summarise_study(study, rows, baselines)
+    from rlm_gym.training.runs import write_json_atomic
+
+    out = Path(results_dir) / f"{study.name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_json_atomic(out, results)
+    if progress:
+        print(f"study {study.name}: wrote {out}", file=sys.stderr)
+    return results
+
+
+def _run_pending(
+    study: Study,
+    pending: list[dict[str, Any]],
+    rows: list[dict[str, Any]],
+    n_workers: int,
+    progress: bool,
+    started: float,
+) -> dict[str, dict[str, Any]]:
+    """Train the pending runs (and score the baselines alongside); returns the baselines."""
+    from rlm_gym.training.ablation import _pool_context
+
+    total = len(pending) + len(rows)
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=_pool_context()) as pool:
+        baselines_future = pool.submit(_baselines, study)
+        futures = [pool.submit(_train_and_score, spec) for spec in pending]
+        for future in as_completed(futures):
+            row = future.result()
+            rows.append(row)
+            if progress:
+                print(
+                    f"study {study.name}: [{len(rows)}/{total}] {row['variant']} seed "
+                    f"{row['seed']}: true score {row['score']:.3f} ({row['wall_s']:.0f} s; "
+                    f"{time.perf_counter() - started:.0f} s elapsed)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        return baselines_future.result()
