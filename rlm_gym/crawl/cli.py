@@ -26,6 +26,7 @@ bad arguments or an unknown policy.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import math
@@ -641,10 +642,7 @@ def _header_problem(items: Sequence[Any]) -> str | None:
     return None
 
 
-def _items_result(
-    args: argparse.Namespace, consumed: list[bytes], handle: BinaryIO, input_format: str
-) -> dict[str, Any]:
-    data = b"".join(consumed) + handle.read()
+def _items_result(args: argparse.Namespace, data: bytes, input_format: str) -> dict[str, Any]:
     columns = _split_names(args.columns, "--columns") or None
     name = "" if args.file == "-" else args.file
     try:
@@ -754,6 +752,16 @@ def _score_stream(
     return summary.count, invalid_count
 
 
+def _refuse_items_options(args: argparse.Namespace) -> None:
+    for option in ("pages", "time_ms", "domain", "columns", "items_key", "encoding"):
+        if getattr(args, option) is not None:
+            raise _CliError(
+                f"`--{option.replace('_', '-')}` is for a scraper's items or CSV, and "
+                f"{args.file} holds crawl results (pass --input-format items or csv "
+                "to read it as items)"
+            )
+
+
 def _run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     try:
@@ -773,18 +781,21 @@ def _run(args: argparse.Namespace) -> int:
             input_format = readers.detect_format(first, "" if args.file == "-" else args.file)
         schema_fields = _split_names(args.required, "--required") + list(args.schema_fields or [])
         if input_format == "results":
-            for option in ("pages", "time_ms", "domain", "columns", "items_key", "encoding"):
-                if getattr(args, option) is not None:
-                    raise _CliError(
-                        f"`--{option.replace('_', '-')}` is for a scraper's items or CSV, and "
-                        f"{args.file} holds crawl results (pass --input-format items or csv "
-                        "to read it as items)"
-                    )
-            lines: Iterable[tuple[int, bytes]] = _numbered(consumed, handle)
+            _refuse_items_options(args)
+            lines: Iterable[tuple[int, Any]] = _numbered(consumed, handle)
         else:
-            result = _items_result(args, consumed, handle, input_format)
-            lines = [(1, result)]
-            schema_fields = []  # already in the result
+            data = b"".join(consumed) + handle.read()
+            results = None
+            if input_format == "items" and args.input_format == "auto":
+                # json.dump(result, indent=2): crawl results, not items, whatever the layout
+                with contextlib.suppress(ValueError):  # a bad encoding is reported below
+                    results = readers.pretty_crawl_results(readers.decode(data, args.encoding)[0])
+            if results is not None:
+                _refuse_items_options(args)
+                lines = results
+            else:
+                lines = [(1, _items_result(args, data, input_format))]
+                schema_fields = []  # already in the result
         return _score_and_write(args, policy, lines, schema_fields)
     finally:
         if handle is not sys.stdin.buffer:

@@ -47,6 +47,7 @@ __all__ = [
     "read_items",
     "detect_format",
     "is_crawl_result",
+    "pretty_crawl_results",
     "crawl_result_from_items",
 ]
 
@@ -259,6 +260,29 @@ def read_json_items(text: str, items_key: str | None = None) -> list[Any]:
     if all(isinstance(value, list) for value in values):  # arrays appended one after another
         return [item for value in values for item in value]
     return values
+
+
+def pretty_crawl_results(text: str) -> list[tuple[int, dict[str, Any]]] | None:
+    """The crawl results of a file of pretty-printed (multi-line) crawl-result objects, or
+    a JSON array of them, each with the line it starts on; None when the file holds anything
+    else (a scraper's items, invalid JSON).
+
+    Example:
+        >>> pretty_crawl_results('{\\n  "success": true,\\n  "data": []\\n}\\n{"success": false, "data": []}')
+        [(1, {'success': True, 'data': []}), (5, {'success': False, 'data': []})]
+        >>> pretty_crawl_results('[{"name": "Sofa"}]') is None
+        True
+    """  # noqa: E501
+    try:
+        values = list(_json_values(text))
+    except ValueError:
+        return None
+    if len(values) == 1 and isinstance(values[0][1], list):
+        line, array = values[0]
+        values = [(line, value) for value in array]  # one array: its position is the line's
+    if values and all(is_crawl_result(value) for _, value in values):
+        return values
+    return None
 
 
 def is_crawl_result(value: Any) -> bool:

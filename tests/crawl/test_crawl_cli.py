@@ -400,3 +400,16 @@ def test_bad_rows_on_the_corpus_are_the_rows_check_items_rejects(tmp_path, capsy
     assert len(detik) == 11
     assert {"title"} == {field for row in detik for field in row["reasons"]}
     assert detik[0]["item"] == CORPUS[5]["data"][detik[0]["index"]]
+
+
+def test_pretty_printed_crawl_results_are_scored_as_results(tmp_path, capsys):
+    first, second = json.loads(GOOD), {"success": False, "data": []}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(first, indent=2) + "\n" + json.dumps(second, indent=2), "utf-8")
+    assert main(["score", str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    assert [row["line"] for row in rows] == [1, 1 + json.dumps(first, indent=2).count("\n") + 1]
+    assert rows[0]["reward"] == pytest.approx(crawl_reward(first).value)
+    path.write_text(json.dumps([first, second]), "utf-8")
+    assert main(["score", str(path), "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["results"]) == 2
