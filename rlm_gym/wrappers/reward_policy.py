@@ -208,6 +208,11 @@ class RewardPolicyWrapper(
         return self._policy
 
     @property
+    def context(self) -> PolicyContext | None:
+        """The running episode's ``PolicyContext`` (None before the first reset)."""
+        return self._context
+
+    @property
     def history_limit(self) -> int:
         """The most ``context.history`` entries kept per episode."""
         return self._history_limit

@@ -206,3 +206,25 @@ def test_value_is_clamped_sum_of_components(name, action, result, context):
     assert math.isfinite(signal.value)
     assert low <= signal.value <= high
     assert signal.value == max(low, min(high, sum(signal.components.values())))
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+@pytest.mark.parametrize("final", [False, True])
+def test_output_none_counts_as_empty_output(name, final):
+    with_none = score(name, success=False, final=final, output=None)
+    with_empty = score(name, success=False, final=final, output="")
+    assert with_none.components == with_empty.components
+    assert with_none.value == with_empty.value
+
+
+def test_lenient_scores_output_none_without_progress():
+    assert "progress" not in score("lenient", success=True, output=None).components
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_builtins_are_scored_through_score_components(name):
+    policy = PolicyRegistry.get_reward(name)
+    action, result = {"action": "final"}, ActionResult("final", True, output="x" * 80)
+    assert policy.score_components(action, result, PolicyContext()) == (
+        policy.calculate(action, result, PolicyContext()).components
+    )

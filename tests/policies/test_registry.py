@@ -157,3 +157,97 @@ def test_class_without_own_name_takes_the_registered_name():
         assert PolicyRegistry.get_reward("unnamed_tmp").name == "unnamed_tmp"
     finally:
         PolicyRegistry.unregister_reward("unnamed_tmp")
+
+
+# -- 0.2: rlm-code's registry API ---------------------------------------------------------------
+
+
+@pytest.fixture
+def restore_default():
+    yield
+    PolicyRegistry.set_default_reward("default")
+
+
+def test_get_reward_none_returns_the_default_policy():
+    assert PolicyRegistry.get_reward(None).name == "default"
+
+
+def test_set_default_reward_changes_what_get_reward_none_returns(restore_default):
+    PolicyRegistry.set_default_reward("lenient")
+    assert PolicyRegistry.get_reward(None).name == "lenient"
+    assert PolicyRegistry.get_reward(None, {"attempt_bonus": 0.0}).config["attempt_bonus"] == 0.0
+
+
+def test_set_default_reward_unknown_name_suggests(restore_default):
+    with pytest.raises(ValueError, match=r"'strct'\. Did you mean 'strict'\?"):
+        PolicyRegistry.set_default_reward("strct")
+    assert PolicyRegistry.get_reward().name == "default"
+
+
+def test_get_reward_with_a_non_string_name_raises_type_error():
+    with pytest.raises(TypeError, match="reward policy name"):
+        PolicyRegistry.get_reward(["default"])
+
+
+def test_list_all_has_the_reward_policies():
+    assert PolicyRegistry.list_all() == {"reward": PolicyRegistry.list_reward_policies()}
+
+
+def test_create_from_config_builds_the_named_policy_with_its_config():
+    policies = PolicyRegistry.create_from_config(
+        {"reward": {"name": "strict", "config": {"error_penalty": 0.5}}}
+    )
+    assert list(policies) == ["reward"]
+    assert policies["reward"].name == "strict"
+    assert policies["reward"].config["error_penalty"] == 0.5
+
+
+def test_create_from_config_without_name_uses_the_default_policy(restore_default):
+    PolicyRegistry.set_default_reward("research")
+    assert PolicyRegistry.create_from_config({"reward": {}})["reward"].name == "research"
+
+
+def test_create_from_config_without_reward_entry_is_empty():
+    assert PolicyRegistry.create_from_config({}) == {}
+
+
+def test_create_from_config_rejects_rlm_code_only_policy_kinds():
+    with pytest.raises(ValueError, match="'action' policies are not part of rlm_gym"):
+        PolicyRegistry.create_from_config({"reward": {"name": "default"}, "action": {}})
+
+
+def test_create_from_config_unknown_kind_suggests_reward():
+    with pytest.raises(ValueError, match=r"Unknown policy kind 'rewrd'.*Did you mean 'reward'"):
+        PolicyRegistry.create_from_config({"rewrd": {"name": "default"}})
+
+
+def test_create_from_config_unknown_entry_key_suggests():
+    with pytest.raises(ValueError, match=r"Unknown key 'nmae'.*Did you mean 'name'"):
+        PolicyRegistry.create_from_config({"reward": {"nmae": "default"}})
+
+
+@pytest.mark.parametrize("config", [["reward"], {"reward": "default"}])
+def test_create_from_config_wrong_shape_raises_type_error(config):
+    with pytest.raises(TypeError, match="Expected `config"):
+        PolicyRegistry.create_from_config(config)
+
+
+def test_create_from_config_unknown_policy_suggests():
+    with pytest.raises(ValueError, match="Did you mean 'lenient'"):
+        PolicyRegistry.create_from_config({"reward": {"name": "lenint"}})
+
+
+def test_entry_points_failing_to_load_are_retried_on_the_next_miss(monkeypatch, clean_tmp):
+    attempts = []
+
+    def flaky_entry_points(group):
+        attempts.append(group)
+        if len(attempts) == 1:
+            raise ImportError("plugin not importable yet")
+        return [SimpleNamespace(name="tmp_policy", load=lambda: _Tmp)]
+
+    monkeypatch.setattr(registry, "entry_points", flaky_entry_points)
+    monkeypatch.setattr(PolicyRegistry, "_entry_points_loaded", False)
+    with pytest.raises(ImportError):
+        PolicyRegistry.get_reward("tmp_policy")
+    assert type(PolicyRegistry.get_reward("tmp_policy")) is _Tmp
