@@ -6,10 +6,10 @@ from rlm_gym.crawl.config import (
     COMPONENT_NAMES,
     COMPONENT_WEIGHTS,
     DEFECT_RULES,
-    WEIGHTED_COMPONENTS,
     SCHEMALESS_VALIDATION_WEIGHTS,
     TIME_BUDGETS,
     VALIDATION_WEIGHTS,
+    WEIGHTED_COMPONENTS,
     default_crawl_config,
 )
 from rlm_gym.crawl.fields import FIELD_CHECKS, PLACEHOLDERS, check_field, field_tokens
@@ -26,13 +26,14 @@ from rlm_gym.crawl.patterns import (
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
 from rlm_gym.crawl.reward import check_items, crawl_reward
-from rlm_gym.crawl.store import ADAPTIVE_RULE, KnowledgeStore
+from rlm_gym.crawl.store import ADAPTIVE_RULE, KnowledgeStore, KnowledgeStoreError
 
 __all__ = [
     "crawl_reward",
     "check_items",
     "CrawlRewardPolicy",
     "KnowledgeStore",
+    "KnowledgeStoreError",
     "classify_pattern_type",
     "classify_quality_tier",
     "storage_bucket",

@@ -11,10 +11,12 @@ still be wrong in its column. Three column-context rules follow the real-data la
 - **page-wide value**: one value on every distinct item (at least ``PAGE_WIDE_MIN_ITEMS``) of a
   field whose name means item-specific content (title, name, tags, body, review, link), while
   other fields vary: the selector was not scoped to the item;
-- **section heading** (article listings of at least ``PAGE_WIDE_MIN_ITEMS`` distinct items):
-  a headline of one or two words ("News Feed", "Polling") is a page's section label caught by
-  a too-broad heading selector, not an article's headline. Scripts written without spaces
-  (CJK, Thai) are exempt.
+- **section heading** (article listings of at least ``PAGE_WIDE_MIN_ITEMS`` distinct items
+  whose headline column is mostly sentences): a headline of one or two words ("News Feed",
+  "Polling") among headlines of ``HEADLINE_SENTENCE_WORDS`` words or more is a page's section
+  label caught by a too-broad heading selector. A column of short titles throughout (an
+  encyclopedia's "Paris", "Hello, world") is left alone, and so are scripts written without
+  spaces (CJK, Thai).
 
 The judgement runs once over the *distinct* items (exact duplicates count once) and is linear
 in the number of values: column types are read from a bounded sample and the value checks are
@@ -47,6 +49,8 @@ __all__ = [
     "UNUSABLE_REASONS",
     "PAGE_WIDE_MIN_ITEMS",
     "HEADLINE_MIN_WORDS",
+    "HEADLINE_SENTENCE_WORDS",
+    "HEADLINE_SENTENCE_SHARE",
     "Judgement",
     "judge_items",
     "item_identity",
@@ -78,6 +82,8 @@ invalid: completeness counts the values that are neither."""
 
 PAGE_WIDE_MIN_ITEMS = 5
 HEADLINE_MIN_WORDS = 3
+HEADLINE_SENTENCE_WORDS = 5
+HEADLINE_SENTENCE_SHARE = 0.25
 
 _SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
 _HEADLINE_ROLES = frozenset({"title", "headline"})
@@ -210,6 +216,13 @@ def _constant(values: list[Any]) -> bool:
     return values.count(values[0]) == len(values)
 
 
+def _is_headline_column(values: list[Any]) -> bool:
+    """At least ``HEADLINE_SENTENCE_SHARE`` of the texts are sentence-long headlines."""
+    texts = [value for value in values if type(value) is str and value.strip()]
+    sentences = sum(1 for text in texts if len(text.split()) >= HEADLINE_SENTENCE_WORDS)
+    return bool(texts) and sentences >= HEADLINE_SENTENCE_SHARE * len(texts)
+
+
 def _is_short_headline(value: str) -> bool:
     words = value.split()
     if len(words) >= HEADLINE_MIN_WORDS or not words:
@@ -305,7 +318,7 @@ def judge_items(
         )
         shift = kind == "text" and bool(roles & _SHIFT_ROLES)
         headline = article and kind == "text" and bool(roles & _HEADLINE_ROLES)
-        headline = headline and "body" not in roles
+        headline = headline and "body" not in roles and _is_headline_column(values)
         judge = _value_judge(kind, shift, page_wide, headline, header_names)
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
         if not all_dicts:

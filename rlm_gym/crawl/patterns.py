@@ -10,6 +10,7 @@ from rlm_gym.crawl.fields import column_type, field_tokens
 
 __all__ = [
     "PATTERN_TYPES",
+    "FIELD_ROLES_CJK",
     "DEFAULT_PATTERN_TYPE",
     "PATTERN_THRESHOLDS",
     "QUANTITY_TARGETS",
@@ -76,8 +77,10 @@ FIELD_ROLES: dict[str, frozenset[str]] = {
         "person": "reviewer user username customer guest member buyer",
         "published": "published publish pubdate posted",
         "review": "review reviews comment comments feedback testimonial testimonials opinion "
-        "opinions avis reseña reseñas opinión recensione rezension kommentar отзыв отзывы "
-        "ulasan komentar luận",
+        "opinions avis commentaire commentaires reseña reseñas opinión opiniones comentario "
+        "comentarios recensione recensioni commento commenti rezension rezensionen kommentar "
+        "kommentare recensie recenzja recenzje opinia opinie отзыв отзывы комментарий yorum "
+        "yorumlar ulasan komentar luận",
         "job": "job jobs position vacancy vacancies career careers opening hiring stelle "
         "stellenangebot empleo emploi vaga vagas вакансия вакансии lowongan việc",
         "employer": "company employer firma empresa entreprise unternehmen arbeitgeber "
@@ -110,16 +113,60 @@ FIELD_ROLES: dict[str, frozenset[str]] = {
 its tokens names)."""
 
 
+FIELD_ROLES_CJK: dict[str, tuple[str, ...]] = {
+    "price": ("价", "価格", "値段", "料金", "가격", "요금"),
+    "rent": ("租金", "月租", "家賃", "賃料", "월세"),
+    "property": ("面积", "面積", "户型", "間取り", "楼层", "階数", "卧室", "면적", "층"),
+    "address": ("地址", "住所", "所在地", "주소"),
+    "name": ("名称", "名字", "小区名", "商品名", "名前", "이름", "상품명"),
+    "title": ("标题", "題名", "タイトル", "見出し", "제목"),
+    "headline": ("标题", "見出し", "제목"),
+    "body": ("内容", "正文", "简介", "描述", "摘要", "本文", "概要", "내용", "본문"),
+    "author": ("作者", "著者", "记者", "記者", "작성자", "기자"),
+    "published": ("发布", "发表", "公開", "投稿", "게시"),
+    "review": (
+        "评论",
+        "评价",
+        "点评",
+        "口碑",
+        "口コミ",
+        "レビュー",
+        "リビュー",
+        "리뷰",
+        "후기",
+        "평가",
+    ),
+    "job": ("职位", "岗位", "招聘", "求人", "職種", "채용", "직무"),
+    "employer": ("公司", "企业", "会社", "企業", "회사", "기업"),
+    "salary": ("薪资", "工资", "薪水", "月薪", "給与", "年収", "급여", "연봉"),
+    "event": ("活动", "演出", "展览", "演唱会", "イベント", "公演", "행사", "공연"),
+    "venue": ("场馆", "地点", "会場", "장소"),
+    "contact": ("电话", "电邮", "邮箱", "電話", "メール", "전화", "이메일"),
+}
+"""Role words of scripts written without spaces (Chinese, Japanese, Korean): a name like
+"建筑面积" is one token, so these are matched as substrings."""
+
+
+def _has_cjk(text: str) -> bool:
+    return any(ord(char) >= 0x2E80 for char in text)
+
+
 @lru_cache(maxsize=8192)
 def field_roles(name: str) -> frozenset[str]:
-    """The roles a field name's tokens give it (see :data:`FIELD_ROLES`).
+    """The roles a field name's tokens give it (see :data:`FIELD_ROLES`, and
+    :data:`FIELD_ROLES_CJK` matched inside names in scripts without spaces).
 
     Example:
         >>> sorted(field_roles("Job Title")), sorted(field_roles("Название"))
         (['job', 'name', 'title'], ['name', 'title'])
+        >>> sorted(field_roles("建筑面积")), sorted(field_roles("挂牌价"))
+        (['property'], ['price'])
     """
     tokens = frozenset(field_tokens(name))
-    return frozenset(role for role, words in FIELD_ROLES.items() if tokens & words)
+    roles = {role for role, words in FIELD_ROLES.items() if tokens & words}
+    if _has_cjk(name):
+        roles |= {role for role, parts in FIELD_ROLES_CJK.items() if any(p in name for p in parts)}
+    return frozenset(roles)
 
 
 def _column_roles(name: str, column_type: str) -> frozenset[str]:
