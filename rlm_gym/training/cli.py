@@ -454,6 +454,18 @@ def _run_study(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_replay(args: argparse.Namespace) -> int:
+    from rlm_gym.training._deps import require
+
+    require("torch", "stable_baselines3")
+    if args.gif is not None:
+        require("PIL")
+    from rlm_gym.training.replay import replay
+
+    replay(args.run, episodes=args.episodes, seed=args.seed, gif=args.gif)
+    return 0
+
+
 def _run_demo(args: argparse.Namespace) -> int:
     from rlm_gym.training._deps import require
 
@@ -634,6 +646,17 @@ def _add_study(subparsers: Any) -> None:
     study.set_defaults(func=_run_study)
 
 
+def _add_replay(subparsers: Any) -> None:
+    replay = subparsers.add_parser(
+        "replay", help="watch a trained agent crawl step by step (or save a GIF)"
+    )
+    replay.add_argument("run", help="a run directory written by `rlm-gym train` (or its model)")
+    replay.add_argument("--episodes", type=positive_int, default=1)
+    replay.add_argument("--seed", type=int, default=2_000_000, help="seed of the first episode")
+    replay.add_argument("--gif", default=None, metavar="OUT.gif", help="save the frames as a GIF")
+    replay.set_defaults(func=_run_replay)
+
+
 def _add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser(
         "demo", help="train PPO on the crawl env (<= 3 min on 2 cores) and print the table"
@@ -655,4 +678,5 @@ def register(subparsers: Any) -> None:
     _add_evaluate(subparsers)
     _add_ablate(subparsers)
     _add_study(subparsers)
+    _add_replay(subparsers)
     _add_demo(subparsers)
