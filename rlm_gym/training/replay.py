@@ -117,8 +117,7 @@ def replay(
             records.append(record)
             defects = "; ".join(record["defects"]) or "none"
             echo(
-                f"  => crawl score {record['score']:.3f}, tier {record['tier']}, "
-                f"defects: {defects}"
+                f"  => crawl score {record['score']:.3f}, tier {record['tier']}, defects: {defects}"
             )
     finally:
         env.close()

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("stable_baselines3")
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from rlm_gym.cli import main  # noqa: E402
-from rlm_gym.envs import CRAWL_ENV_ID  # noqa: E402
-from rlm_gym.training import train  # noqa: E402
-from rlm_gym.training.replay import replay  # noqa: E402
+from rlm_gym.cli import main
+from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training import train
+from rlm_gym.training.replay import replay
 
 
 @pytest.fixture(scope="module")
