@@ -399,10 +399,12 @@ class RewardPolicyWrapper(
         return obs, reward, terminated, truncated, info
 
     def _raise_non_finite(self, env_reward: float, step: int) -> None:
+        spec = self.env.spec
+        source = spec.id if spec is not None else type(self.env.unwrapped).__name__
         raise ValueError(
             f"Expected a finite reward from the inner env, got {env_reward} at step {step} "
-            f"of the episode (0-based); a NaN or infinite reward is a bug in "
-            f"{self.env.unwrapped!r} and passing it on would poison training"
+            f"of the episode (0-based); a NaN or infinite reward is a bug in {source} and "
+            "passing it on would poison training"
         )
 
     def _weighted_components(

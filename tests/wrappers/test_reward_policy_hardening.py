@@ -238,3 +238,10 @@ def test_calculate_patched_on_the_instance_is_called():
     policy.calculate = lambda action, result, context: RewardSignal(0.125, {"base": 0.125})
     env = RewardPolicyWrapper(RewardScriptEnv([1.0]), policy)
     assert _run(env, 1)[0][1] == 0.125
+
+
+def test_non_finite_reward_error_names_the_inner_env():
+    env = RewardPolicyWrapper(RewardScriptEnv([math.nan]), "default")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="bug in RewardScriptEnv"):
+        env.step(1)
