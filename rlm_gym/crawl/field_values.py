@@ -226,6 +226,7 @@ _CONTAINER_RE = re.compile(
     re.DOTALL | re.IGNORECASE,
 )
 _ERROR_PREFIXES = tuple(vocab.ERROR_PHRASES)
+_ERROR_TEXTS = vocab.ERROR_TEXTS
 
 
 def text_junk(text: str) -> str:
@@ -251,7 +252,9 @@ def text_junk(text: str) -> str:
         return "mis-encoded text"
     if "?" in scan and "://" not in scan and scan[0] != "/" and _lost_letters(scan):
         return "mis-encoded text"
-    if len(low) <= 120 and low.startswith(_ERROR_PREFIXES):
+    if len(low) <= 120 and (
+        low.startswith(_ERROR_PREFIXES) or low.rstrip(" .…!") in _ERROR_TEXTS or low in _ERROR_TEXTS
+    ):
         return "error page text"
     if (
         not any(char.isalnum() for char in text)
@@ -359,14 +362,16 @@ _SCALE_WORDS = "|".join(
     for word in sorted(vocab.SCALE_WORDS, key=len, reverse=True)
 )
 _UNITS = "|".join(re.escape(word) for word in sorted(vocab.RATING_UNITS, key=len, reverse=True))
-_PREFIX = r"(?:[^\W\d_]+[:.]?\s+){0,2}"
+_PREFIX = r"(?:[^\W\d_]+\s*[:.]?\s+){0,2}"
+_SUFFIX = r"(?:\s+(?:rating|ratings|average|avg|overall|note|bewertung))?"
 _SCALED_RE = re.compile(
-    rf"^{_PREFIX}{_SCORE}\s*(?:{_SCALE_WORDS})\s*(\d{{1,3}})(?:\s*(?:{_UNITS})\.?)?"
-    r"(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$",
+    rf"^{_PREFIX}{_SCORE}\s*(?:{_SCALE_WORDS})\s*(\d{{1,3}})(?:[.,]0{{1,2}})?"
+    rf"(?:\s*(?:{_UNITS})\.?)?{_SUFFIX}(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$",
     re.IGNORECASE,
 )
 _UNIT_RE = re.compile(
-    rf"^{_PREFIX}{_SCORE}\s*(?:{_UNITS}|[★⭐☆])+\.?(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$",
+    rf"^{_PREFIX}{_SCORE}\s*(?:{_UNITS}|[★⭐☆])+\.?{_SUFFIX}"
+    r"(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$",
     re.IGNORECASE,
 )
 _PERCENT_RE = re.compile(rf"^{_PREFIX}(\d{{1,3}}(?:[.,]\d{{1,2}})?)\s*%$")
@@ -497,7 +502,14 @@ def _relative(words: list[str], numbers: list[str], low: str) -> bool:
     return len(words) <= 3 and any(phrase in low for phrase in vocab.RELATIVE_DAYS)
 
 
+_CJK_DATE_RE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(?:(\d{1,2})\s*[日일])?")
+
+
 def _date_text(text: str) -> str:
+    if text[0] == "(" and text[-1] == ")":  # "(1994)", "(12 March 2024)"
+        text = text[1:-1].strip()
+        if not text:
+            return "not a date"
     low = text.lower()
     if low in ("invalid date", "nan-nan-nan", "0000-00-00", "00/00/0000", "date"):
         return "not a date"
@@ -518,6 +530,9 @@ def _date_text(text: str) -> str:
         return "not a date"
     if _TIME_ONLY_RE.match(text):
         return ""
+    match = _CJK_DATE_RE.search(text)
+    if match:
+        return _ymd(int(match.group(1)), int(match.group(2)), int(match.group(3) or 1))
     words, numbers = _date_words(text)
     if len(words) > 10:
         return "not a date"

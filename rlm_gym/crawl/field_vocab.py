@@ -50,6 +50,7 @@ __all__ = [
     "TIME_UNITS",
     "NUMBER_WORDS",
     "ERROR_PHRASES",
+    "ERROR_TEXTS",
     "HTML_TAGS",
 ]
 
@@ -89,7 +90,7 @@ NAME_TOKENS: dict[str, frozenset[str]] = {
         "количество liczba jumlah số lượng miktar adet habitaciones dormitorios quartos "
         "chambres pièces pieces zimmer pokoje комнат комнаты baños banheiros площадь "
         "dibaca helpful thumbs upvotes downvotes shares retweets clicks hits visits plays "
-        "listens streams minutes mins"
+        "listens streams minutes mins terjual sayısı sayisi adedi"
     ),
     "date": _words(
         "date dates datum daten fecha fechas ngày ngay дата даты tanggal tarih "
@@ -131,6 +132,11 @@ WEAK_NAME_TOKENS: dict[str, str] = {
     "size": "count",
     "duration": "count",
     "comments": "count",
+    "points": "count",
+    "ulasan": "count",
+    "opinie": "count",
+    "opiniones": "count",
+    "отзывы": "count",
     "replies": "count",
     "answers": "count",
     "stock": "count",
@@ -197,11 +203,11 @@ DATE_SUFFIX_TOKENS = _words("at on")
 """Tokens that mean a date when they end a name (`created_at`, `posted_on`) or stand alone."""
 
 STRONG_COUNT_MODIFIERS = _words(
-    "count counts cnt qty quantity anzahl cantidad liczba jumlah количество"
+    "count counts cnt qty quantity anzahl cantidad liczba jumlah количество sayısı sayisi"
 )
 """Tokens that make any compound a count (`review_count`, `rating_count`, `image_count`)."""
 
-NUMBER_MODIFIERS = _words("number num nb nr no numero número nummer numer")
+NUMBER_MODIFIERS = _words("number num nb nr no numero número nummer numer số")
 """"Number" tokens: a count when they lead (`numberOfReviews`, `num_ratings`) or follow a
 plural (`reviews_number`), an identifier after a singular noun (`model_number`)."""
 
@@ -228,6 +234,7 @@ NAME_BIGRAMS: dict[str, str] = {
     "đã bán": "count",
     "lượt xem": "count",
     "e mail": "email",
+    "số sao": "rating",
 }
 """Two-token names read as one (Vietnamese writes words in syllables: "đánh giá" is a rating,
 not a price); a trailing "?" makes the type a hint."""
@@ -301,7 +308,7 @@ STAR_GLYPHS = frozenset("★☆✩✪✫✬✭✮✯✰⭐🌟½")
 RATING_UNITS = _words(
     "star stars sao étoile étoiles etoile etoiles stern sterne sternen estrella estrellas "
     "estrela estrelas stella stelle ster sterren gwiazdka gwiazdki gwiazdek звезда звезды "
-    "звёзд звезд bintang yıldız yildiz 星 ★ ⭐ point points pts"
+    "звёзд звезд bintang yıldız yildiz 星 ★ ⭐ bubble bubbles bolinhas bulles"
 )
 """Units after a star score ("4.5 stars", "5 sao", "4 étoiles", "4,5 Sterne")."""
 
@@ -340,7 +347,8 @@ COUNT_UNITS = _words(
     "minute hr hrs hour hours sec secs seconds servings serves portions rooms beds baths "
     "bedrooms bathrooms pcs pieces units copies stock left available applicants "
     "applications candidaturas candidatos candidates employees watchers forks stars "
-    "subscribers 条 件 人 評価 レビュー 评价 تقييم تقييمات"
+    "subscribers points point pts karma upvotes bd bds ba bath ulasan terjual opiniones "
+    "reseñas avaliações commentaires 条 件 人 評価 レビュー 评价 تقييم تقييمات"
 )
 """Words a count may carry ("197 đánh giá", "1,234 ratings", "28 sold", "Dibaca 34.743 kali")."""
 
@@ -402,7 +410,8 @@ WEEKDAYS = _words(
 
 RELATIVE_DAYS = frozenset(
     {
-        "today", "yesterday", "tomorrow", "now", "just now", "tonight", "this week",
+        "today", "yesterday", "tomorrow", "now", "just now", "just posted", "recently",
+        "tonight", "this week",
         "last week", "last month", "last year", "this month", "aujourd'hui", "aujourd’hui",
         "hier", "demain", "heute", "gestern", "morgen", "vorgestern", "hoy", "ayer", "mañana",
         "hoje", "ontem", "amanhã", "amanha", "oggi", "ieri", "domani", "vandaag", "gisteren",
@@ -437,23 +446,34 @@ TIME_UNITS = _words(
 """Time units of relative dates in the common languages ("days", "Tagen", "semana", "ngày")."""
 
 ERROR_PHRASES = (
-    "access denied", "robot check", "are you a robot", "are you a human", "captcha",
-    "verify you are human", "verify you are a human", "404 not found", "page not found",
-    "403 forbidden", "forbidden", "500 internal server error", "internal server error",
-    "502 bad gateway", "503 service unavailable", "service unavailable", "bad gateway",
-    "too many requests", "request blocked", "you have been blocked", "unusual traffic",
-    "just a moment", "checking your browser", "attention required", "pardon our interruption",
-    "please enable javascript", "enable javascript", "javascript is disabled",
-    "javascript is required", "please enable cookies", "loading...", "loading…", "loading",
-    "please wait", "something went wrong", "an error occurred", "error occurred",
-    "page not available", "this page isn't available", "site can't be reached",
-    "connection timed out", "request timed out", "seite nicht gefunden", "page introuvable",
-    "página no encontrada", "página não encontrada", "страница не найдена", "acceso denegado",
-    "accès refusé", "zugriff verweigert", "cargando...", "carregando...", "chargement...",
-    "wird geladen...", "загрузка...", "memuat...", "đang tải...",
+    "access denied", "robot check", "are you a robot", "are you a human",
+    "verify you are human", "verify you are a human", "404 not found", "404 - not found",
+    "404 error", "error 404", "403 forbidden", "500 internal server error",
+    "502 bad gateway", "503 service unavailable", "too many requests", "request blocked",
+    "you have been blocked", "sorry, you have been blocked", "unusual traffic",
+    "just a moment...", "checking your browser", "attention required", "pardon our interruption",
+    "please enable javascript", "please turn on javascript", "javascript is disabled",
+    "javascript is required", "please enable cookies", "enable javascript and cookies",
+    "this page isn't available", "this site can't be reached", "seite nicht gefunden",
+    "page introuvable", "página no encontrada", "página não encontrada", "страница не найдена",
+    "acceso denegado", "accès refusé", "zugriff verweigert", "please complete the captcha",
+    "complete the captcha", "enter the characters you see below",
 )  # fmt: skip
-"""Texts of error, anti-bot and loading pages (matched lower-cased, at the start of short
-texts)."""
+"""Beginnings of error, anti-bot and loading page texts (matched lower-cased, at the start of
+short texts)."""
+
+ERROR_TEXTS = frozenset(
+    {
+        "loading", "loading...", "loading…", "please wait", "please wait...", "captcha",
+        "forbidden", "not found", "page not found", "error", "an error occurred",
+        "something went wrong", "service unavailable", "bad gateway", "internal server error",
+        "just a moment", "request timed out", "connection timed out", "cargando...",
+        "carregando...", "chargement...", "chargement en cours...", "wird geladen...",
+        "загрузка...", "memuat...", "đang tải...", "yükleniyor...", "caricamento...",
+    }
+)  # fmt: skip
+"""Whole texts of error and loading pages ("Loading...", "Forbidden"): only the exact text,
+since "Loading dock" and "Forbidden City tour" are real content."""
 
 HTML_TAGS = _words(
     "a abbr address area article aside audio b base bdi bdo blockquote body br button canvas "

@@ -405,10 +405,12 @@ def column_type(name: Any, values: Iterable[Any]) -> str:
     if type(name) is not str:
         name = str(name)
     decided, hint = _name_rule(name)
-    if decided is not None:
-        return decided
     if isinstance(values, (str, bytes, dict)):
         values = [values]
+    if decided == "rating":
+        return "count" if _counts_not_scores(values) else "rating"
+    if decided is not None:
+        return decided
     shapes: dict[str, int] = {}
     seen = 0
     try:
@@ -420,6 +422,31 @@ def column_type(name: Any, values: Iterable[Any]) -> str:
     except TypeError:  # not iterable: judge the name alone
         pass
     return _type_from_shapes(shapes, seen, hint)
+
+
+def _counts_not_scores(values: Iterable[Any]) -> bool:
+    """Whether most of a rating-named column holds what no rating scale reaches: K-suffixed or
+    grouped counts, or whole numbers above 100 (GitHub "stars": 46.3k). Scores scraped x10
+    (45, 50) stay ratings, and invalid ones."""
+    counts = seen = 0
+    try:
+        for value in islice(values, 20):
+            shape = _shape(value)
+            if shape is None:
+                continue
+            seen += 1
+            if shape == "count" or (shape == "int" and _number_of(value) > 100):
+                counts += 1
+    except TypeError:
+        return False
+    return seen > 0 and counts * 2 >= seen
+
+
+def _number_of(value: Any) -> float:
+    if type(value) is int:
+        return float(value)
+    number = parse_number(value) if isinstance(value, str) else None
+    return number if number is not None else 0.0
 
 
 def _type_from_shapes(shapes: dict[str, int], seen: int, hint: str | None) -> str:
