@@ -854,6 +854,9 @@ _COUNT_SHAPE_RE = re.compile(
 )
 
 
+_GLUED_RE = re.compile(r"[^\W\d_]\d")  # a digit inside a word: "B4A", "Galaxy A07"
+
+
 def _value_kind_text(text: str) -> str | None:
     text = text.strip()
     if not text or len(text) > 80 or text_junk(text):
@@ -889,7 +892,12 @@ def _value_kind_text(text: str) -> str | None:
         bare_month = not numbers and not any(word in vocab.RELATIVE_MARKERS for word in words)
         if len(others) <= 1 and not (bare_month and text.lower() not in vocab.RELATIVE_DAYS):
             return "date"
-    if 1 <= len(alpha) <= 3 and len(_amounts(text)) == 1 and not _count_text(text):
+    if (
+        1 <= len(alpha) <= 3
+        and len(_amounts(text)) == 1
+        and not _GLUED_RE.search(text)
+        and not _count_text(text)
+    ):
         units = sum(word in vocab.COUNT_UNITS or word in vocab.NUMBER_SUFFIXES for word in alpha)
         if units == len(alpha) or (units and len(alpha) <= 2):
             return "count"
