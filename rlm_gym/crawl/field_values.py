@@ -670,6 +670,14 @@ def _number_verdict(field_type: str, number: float) -> str:
     return _NOT_A[field_type]
 
 
+# Closed ranges of valid plain numbers per type: one comparison decides most env values.
+_VALID_NUMBERS: dict[str, tuple[float, float]] = {
+    "price": (5e-324, 1e15 - 1),
+    "rating": (0.0, 5.0),
+    "count": (0.0, 1e15 - 1),
+    "text": (-1.7e308, 1.7e308),
+}
+
 _NOT_A = {
     "price": "not a price",
     "rating": "not a rating",
@@ -822,11 +830,16 @@ def check_value(field_type: str, value: Any) -> str:
         >>> check_value("text", "N/A"), check_value("text", [{"Stars": "5.0 out of 5 stars"}])
         ('placeholder', '')
     """
-    if field_type not in _STRING_RULES:
-        raise ValueError(_unknown_type(field_type))
     kind = type(value)
     if kind is float or kind is int:  # the fast path: env values and JSON numbers
+        bounds = _VALID_NUMBERS.get(field_type)
+        if bounds is not None and bounds[0] <= value <= bounds[1]:  # NaN fails both
+            return ""
+        if field_type not in _STRING_RULES:
+            raise ValueError(_unknown_type(field_type))
         return _number_verdict(field_type, _finite(value))
+    if field_type not in _STRING_RULES:
+        raise ValueError(_unknown_type(field_type))
     if kind is str and len(value) <= _CACHE_LIMIT:
         return _string_verdict(field_type, value)
     try:

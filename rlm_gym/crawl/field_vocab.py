@@ -22,7 +22,6 @@ __all__ = [
     "TEXT_TOKENS",
     "ID_TOKENS",
     "NAME_LIKE_TOKENS",
-    "COUNT_MODIFIERS",
     "DURATION_TOKENS",
     "DATE_SUFFIX_TOKENS",
     "NAME_BIGRAMS",
@@ -186,12 +185,6 @@ TEXT_TOKENS = (
 )
 """Tokens whose presence makes a field text even next to a type token (`price_currency`,
 `created_by`, `review_text`)."""
-
-COUNT_MODIFIERS = _words(
-    "count counts cnt num number numbers nb nr qty quantity total anzahl cantidad liczba jumlah "
-    "số количество nombre numero número"
-)
-"""Tokens that make a compound a count of what it names (`review_count`, `numberOfReviews`)."""
 
 DURATION_TOKENS = _words(
     "prep cook cooking total reading read wait waiting duration run running runtime length "

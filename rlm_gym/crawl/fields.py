@@ -261,13 +261,10 @@ def _name_rule(name: str) -> tuple[str | None, str | None]:
         if index == len(tokens) - 1 and token in vocab.DATE_SUFFIX_TOKENS:
             return "date", None
     if head_index is not None:
-        head = tokens[head_index]
         kind = types[head_index] or "text"
         labelled = any(token in vocab.NAME_LIKE_TOKENS for token in tokens)
         if (kind == "url" and labelled) or (kind == "text" and "url" in strong):
             return None, None
-        if head in vocab.TEXT_TOKENS and kind != "text" and head not in _TYPE_OF_TOKEN:
-            kind = "text"
         return kind, None
     for index in range(len(tokens) - 1, -1, -1):
         token = tokens[index]
@@ -475,8 +472,6 @@ def _type_from_shapes(shapes: dict[str, int], seen: int, hint: str | None) -> st
             return "count"
         if share(frozenset({"dec2", "int", "int5"})) == bare:
             return "price"
-    if hint == "text":
-        return "text"
     return "text"
 
 
