@@ -293,7 +293,6 @@ class RewardPolicyWrapper(
         )
         low, high = policy.value_range
         self._step_constants = (
-            self._fast_merge,
             policy.score_components if additive and self._fast_merge else None,
             float(low),
             float(high),
@@ -331,10 +330,15 @@ class RewardPolicyWrapper(
         context = self._context
         if context is None:
             raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
-        (fast_merge, score_components, low, high, zeros, max_components, measure, add_env_reward,
+        (score_components, low, high, zeros, max_components, measure, add_env_reward,
          policy_name) = self._step_constants  # fmt: skip
-        started = perf_counter() if measure else 0.0
-        obs, env_reward, terminated, truncated, info = self.env.step(action)
+        if measure:
+            started = perf_counter()
+            obs, env_reward, terminated, truncated, info = self.env.step(action)
+            duration = (perf_counter() - started) * 1000.0
+        else:
+            obs, env_reward, terminated, truncated, info = self.env.step(action)
+            duration = 0.0
         env_reward = float(env_reward)
         # x - x is 0.0 for every finite float and NaN for NaN and ±inf: one test for both.
         if env_reward - env_reward != 0.0:
@@ -350,7 +354,7 @@ class RewardPolicyWrapper(
             result = _new_result(ActionResult)
             result.action_type = action_type
             result.success = env_reward > 0.0
-            result.duration_ms = (perf_counter() - started) * 1000.0 if measure else 0.0
+            result.duration_ms = duration
             result.metadata = {"env_reward": env_reward}
             action_dict = {"action": action_type, "value": action}
         else:
@@ -370,14 +374,7 @@ class RewardPolicyWrapper(
             value = sum(emitted.values(), 0.0)
             value = low if value < low else high if value > high else value
         else:
-            signal = self._policy.calculate(action_dict, result, context)
-            emitted = signal.components
-            if fast_merge:
-                components = {**zeros, **emitted}
-                value = signal.value
-            else:
-                components, value = self._weighted_components(emitted, signal.value)
-                emitted = components
+            emitted, components, value = self._score_by_calculate(action_dict, result, context)
         if len(components) > max_components:
             self._raise_undeclared(components)
         sums = self._episode_sums
@@ -397,6 +394,17 @@ class RewardPolicyWrapper(
             self._policy.on_episode_end(context, episode_total)
         reward = env_reward + value if add_env_reward else value
         return obs, reward, terminated, truncated, info
+
+    def _score_by_calculate(
+        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+    ) -> tuple[Mapping[str, float], dict[str, float], float]:
+        """Score through ``calculate``: the emitted components, every component, the value."""
+        signal = self._policy.calculate(action, result, context)
+        emitted = signal.components
+        if self._fast_merge:
+            return emitted, {**self._zeros, **emitted}, signal.value
+        components, value = self._weighted_components(emitted, signal.value)
+        return components, components, value
 
     def _raise_non_finite(self, env_reward: float, step: int) -> None:
         spec = self.env.spec
