@@ -629,6 +629,8 @@ def _string_verdict_uncached(field_type: str, value: str) -> str:
     if not text:
         return "empty"
     junk = text_junk(text)
+    if junk == "markup residue" and field_type == "url" and "<" not in text:
+        junk = ""  # "&amp;" between query parameters: the URL still works as scraped
     if junk:
         return junk
     return _STRING_RULES[field_type](text)

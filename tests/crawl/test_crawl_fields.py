@@ -85,6 +85,7 @@ VALID: dict[str, list] = {
         "https://example.com", "http://example.com/a?b=c", "/news/world-1",
         "https://media.example.co.uk:443/dir/a.jpg", "https://exa-mple.co.uk/path/to#frag",
         "https://例え.jp/パス", "https://192.168.0.1/x", "https://f.cdn.com/p/45/_/1.jpg?w=800",
+        "https://shop.example.com/list?page=2&amp;sort=price",
         ["https://a.com/1.jpg", "https://a.com/2.jpg"],
     ],
     "text": [
