@@ -63,6 +63,26 @@ REASONS: dict[str, str] = {
 """Every reason :func:`check_value` can return, with what it means (the keys are stable)."""
 
 
+class _LazyPattern:
+    """A regular expression compiled on first use: the module's patterns cost ~20 ms to
+    compile, which `import rlm_gym` should not pay (its budget is 0.5 s)."""
+
+    _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "split")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._args = (pattern, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        compiled = re.compile(*self._args)
+        for method in self._METHODS:  # later calls find plain attributes, no __getattr__
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> _LazyPattern:
+    return _LazyPattern(pattern, flags)
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -78,8 +98,8 @@ _CACHE_LIMIT = 600  # strings longer than this are judged uncached
 # A written number: grouped thousands (1,299 / 1.299.000 / 2 000 000 / 1,09,900) with an
 # optional decimal part, or plain digits with an optional decimal part.
 _NUMBER = r"\d{1,3}(?:[ ,.'\u00a0\u202f\u2009]\d{2,3})*(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
-_NUMBER_RE = re.compile(_NUMBER)
-_SPACES_RE = re.compile(r"[ '\u00a0\u202f\u2009]")
+_NUMBER_RE = _lazy(_NUMBER)
+_SPACES_RE = _lazy(r"[ '\u00a0\u202f\u2009]")
 
 
 def parse_number(text: str) -> float | None:
@@ -136,7 +156,7 @@ def _finite(value: Any) -> float | None:
 # junk common to all types
 # --------------------------------------------------------------------------------------------
 _TAGS = "|".join(sorted(vocab.HTML_TAGS, key=len, reverse=True))
-_MARKUP_RE = re.compile(
+_MARKUP_RE = _lazy(
     rf"</?(?:{_TAGS})(?:\s[^<>]*)?/?>|<!--|-->|<!doctype|<!\[cdata\[|"
     r"&(?:nbsp|amp|lt|gt|quot|apos|laquo|raquo|ndash|mdash|hellip|rsquo|lsquo|rdquo|ldquo|"
     r"eacute|egrave|agrave|ccedil|copy|reg|trade|euro|pound|#\d{2,6}|#x[0-9a-f]{2,5});",
@@ -144,8 +164,8 @@ _MARKUP_RE = re.compile(
 )
 # Code residue, as (substrings that must occur, pattern): the cheap substring test gates the
 # pattern, so a long article body costs a few C-level scans instead of one slow alternation.
-_CODE_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
-    (triggers, re.compile(pattern, re.DOTALL))
+_CODE_RULES: tuple[tuple[tuple[str, ...], _LazyPattern], ...] = tuple(
+    (triggers, _lazy(pattern, re.DOTALL))
     for triggers, pattern in (
         (("{{", "{%", "${"), r"\{\{.*?\}\}|\{%.*?%\}|\$\{[^}]*\}"),
         (("[object ",), r"\[object \w+\]"),
@@ -187,13 +207,13 @@ _CONT = "\x80-\xbf€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š
 _CONT_NO_NBSP = _CONT.replace(
     "\x80-\xbf", "\x80-\x9f\xa1-\xbf"
 )  # "é\xa0»" is French typography, not mojibake
-_MOJIBAKE_RE = re.compile(
+_MOJIBAKE_RE = _lazy(
     rf"[ÂÃ][{_CONT}]|â[€\x80][{_CONT}]?|[ÐÑØÙ][{_CONT}]|[à-ï][{_CONT_NO_NBSP}][{_CONT}]|"
     r"ï»¿|[\x80-\x9f]|\ufffd"
 )
 # Every mojibake alternative starts with one of these characters: scan for them (one charset,
 # fast) and try the full pattern only where they stand.
-_MOJIBAKE_GATE_RE = re.compile("[ÂÃÐÑØÙà-ï\x80-\x9f\ufffd]")
+_MOJIBAKE_GATE_RE = _lazy("[ÂÃÐÑØÙà-ï\x80-\x9f\ufffd]")
 
 
 def _mojibake(text: str) -> bool:
@@ -204,7 +224,7 @@ def _mojibake(text: str) -> bool:
 # '?' standing for lost non-ASCII letters (a cp1252 save with replacement): runs of '?' as
 # words, '?' inside a word, or a leading '?' glued to the value ("? 1,199", "?3C"). Not looked
 # for in URLs, whose '?' starts the query.
-_LOST_LETTERS_RE = re.compile(
+_LOST_LETTERS_RE = _lazy(
     r"(?:^|\s)\?{2,}(?=\s|$|[,.;:])|(?<=[^\W\d_])\?(?=[^\W\d_A-Z])|^\?\s*\d|^\?(?=[^\s?])"
 )
 
@@ -220,7 +240,7 @@ def _lost_letters(text: str) -> bool:
     return False
 
 
-_CONTAINER_RE = re.compile(
+_CONTAINER_RE = _lazy(
     r"^\[\s*\]$|^\[.*(?:['\",]|https?:).*\]$|^\{\s*\}$|^\{\s*['\"]?[\w@$ -]+['\"]?\s*:.*\}$|"
     r"^\(\s*['\"].*,.*\)$|^(?:dict_(?:keys|values|items)|ordereddict|set|frozenset)\(",
     re.DOTALL | re.IGNORECASE,
@@ -268,7 +288,7 @@ def text_junk(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # words of a value
 # --------------------------------------------------------------------------------------------
-_WORD_RE = re.compile(r"[^\W\d_]+(?:[.'’$][^\W\d_]*)?|[^\w\s]")
+_WORD_RE = _lazy(r"[^\W\d_]+(?:[.'’$][^\W\d_]*)?|[^\w\s]")
 _STRIP_PUNCT = "()[]{}:;,|*~≈+!?\"'«»“”‘’•·–—-/\\."
 
 
@@ -317,7 +337,7 @@ def _amounts(text: str) -> list[tuple[float, int]]:
 
 
 _SUFFIX_ORDER = tuple(sorted(vocab.NUMBER_SUFFIXES, key=len, reverse=True))
-_NEGATIVE_RE = re.compile(
+_NEGATIVE_RE = _lazy(
     r"^[^\w\d]{0,3}[-−‑]\s*[^\W\d_]{0,3}\s*[^\w\s]?\s*\d|^\(\s*[^\w\s]?\s*\d[^)]*\)$"
 )
 
@@ -325,7 +345,7 @@ _NEGATIVE_RE = re.compile(
 # --------------------------------------------------------------------------------------------
 # price
 # --------------------------------------------------------------------------------------------
-_PRICE_LEVEL_RE = re.compile(r"^([$€£¥₹₩₽₦₫৳₺])\1{1,3}$")  # "$$" .. "$$$$"; a lone "$" is no level
+_PRICE_LEVEL_RE = _lazy(r"^([$€£¥₹₩₽₦₫৳₺])\1{1,3}$")  # "$$" .. "$$$$"; a lone "$" is no level
 
 
 def _price_text(text: str) -> str:
@@ -364,19 +384,19 @@ _SCALE_WORDS = "|".join(
 _UNITS = "|".join(re.escape(word) for word in sorted(vocab.RATING_UNITS, key=len, reverse=True))
 _PREFIX = r"(?:[^\W\d_]+\s*[:.]?\s+){0,2}"
 _SUFFIX = r"(?:\s+(?:rating|ratings|average|avg|overall|note|bewertung))?"
-_SCALED_RE = re.compile(
+_SCALED_RE = _lazy(
     rf"^{_PREFIX}{_SCORE}\s*(?:{_SCALE_WORDS})\s*(\d{{1,3}})(?:[.,]0{{1,2}})?"
     rf"(?:\s*(?:{_UNITS})\.?)?{_SUFFIX}(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$",
     re.IGNORECASE,
 )
-_UNIT_RE = re.compile(
+_UNIT_RE = _lazy(
     rf"^{_PREFIX}{_SCORE}\s*(?:{_UNITS}|[★⭐☆])+\.?{_SUFFIX}"
     r"(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$",
     re.IGNORECASE,
 )
-_PERCENT_RE = re.compile(rf"^{_PREFIX}(\d{{1,3}}(?:[.,]\d{{1,2}})?)\s*%$")
-_BARE_SCORE_RE = re.compile(rf"^{_PREFIX}{_SCORE}(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$")
-_STAR_WORD_RE = re.compile(
+_PERCENT_RE = _lazy(rf"^{_PREFIX}(\d{{1,3}}(?:[.,]\d{{1,2}})?)\s*%$")
+_BARE_SCORE_RE = _lazy(rf"^{_PREFIX}{_SCORE}(?:\s*\(\s*[\d.,\s]+[^\W\d_]*\s*\))?$")
+_STAR_WORD_RE = _lazy(
     rf"^(?:star[- ]rating\s+)?({'|'.join(vocab.STAR_WORDS)})(?:\s+(?:{_UNITS}))?$",
     re.IGNORECASE,
 )
@@ -411,7 +431,7 @@ def _rating_text(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # count
 # --------------------------------------------------------------------------------------------
-_NOT_COUNT_RE = re.compile(
+_NOT_COUNT_RE = _lazy(
     r"©|®|™|copyright|all rights reserved|https?://|www\.|\.(?:com|org|net)\b|@|"
     r"\b(?:19|20)\d\d\s*[-–]\s*(?:19|20)\d\d\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}\b|"
     r"\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b|"
@@ -419,7 +439,7 @@ _NOT_COUNT_RE = re.compile(
     r"\d\s*[ªº°]|\b\d+(?:st|nd|rd|th|er|e|ème|eme)\b",
     re.IGNORECASE,
 )
-_ISO_DURATION_RE = re.compile(r"^P(?:\d+[YMWD])*(?:T(?:\d+(?:\.\d+)?[HMS])+)?$", re.IGNORECASE)
+_ISO_DURATION_RE = _lazy(r"^P(?:\d+[YMWD])*(?:T(?:\d+(?:\.\d+)?[HMS])+)?$", re.IGNORECASE)
 
 
 def _count_text(text: str) -> str:
@@ -441,17 +461,17 @@ def _count_text(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # date
 # --------------------------------------------------------------------------------------------
-_ISO_RE = re.compile(
+_ISO_RE = _lazy(
     r"^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?"
     r"\s*(?:z|utc|gmt|[+-]\d{2}(?::?\d{2})?)?$",
     re.IGNORECASE,
 )
-_NUMERIC_DATE_RE = re.compile(r"(?<!\d)(\d{1,4})([/.\-])(\d{1,2})\2(\d{2,4})(?!\d)")
-_TIME_RE = re.compile(r"\b\d{1,2}[:h]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?\b", re.IGNORECASE)
-_TIME_ONLY_RE = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
-_TZ_RE = re.compile(r"(?:gmt|utc)?\s*[+-]\d{2}:?\d{2}\b", re.IGNORECASE)
-_VI_MONTH_RE = re.compile(r"tháng\s*\d{1,2}|thg\s*\d{1,2}", re.IGNORECASE)
-_DATE_TOKEN_RE = re.compile(r"[^\W\d_]+|\d+")
+_NUMERIC_DATE_RE = _lazy(r"(?<!\d)(\d{1,4})([/.\-])(\d{1,2})\2(\d{2,4})(?!\d)")
+_TIME_RE = _lazy(r"\b\d{1,2}[:h]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?\b", re.IGNORECASE)
+_TIME_ONLY_RE = _lazy(r"^\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
+_TZ_RE = _lazy(r"(?:gmt|utc)?\s*[+-]\d{2}:?\d{2}\b", re.IGNORECASE)
+_VI_MONTH_RE = _lazy(r"tháng\s*\d{1,2}|thg\s*\d{1,2}", re.IGNORECASE)
+_DATE_TOKEN_RE = _lazy(r"[^\W\d_]+|\d+")
 _CONNECTORS = _words(
     "on in at the of de du del da do la le el à a um am в во г г. года год y e et и о o"
 )
@@ -502,7 +522,7 @@ def _relative(words: list[str], numbers: list[str], low: str) -> bool:
     return len(words) <= 3 and any(phrase in low for phrase in vocab.RELATIVE_DAYS)
 
 
-_CJK_DATE_RE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(?:(\d{1,2})\s*[日일])?")
+_CJK_DATE_RE = _lazy(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(?:(\d{1,2})\s*[日일])?")
 
 
 def _date_text(text: str) -> str:
@@ -567,11 +587,11 @@ def _date_text(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # email, phone, url
 # --------------------------------------------------------------------------------------------
-_EMAIL_RE = re.compile(r"^(?:mailto:)?[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^\W\d_]{2,}$")
-_PHONE_LABEL_RE = re.compile(r"^(?:tel|phone|ph|mob|mobile|cell|fax|t|m|p)\.?\s*[:.]?\s*", re.I)
-_PHONE_RE = re.compile(r"^\+?[\d\s().\-/]+(?:\s*(?:ext|x|#)\.?\s*\d{1,6})?$", re.IGNORECASE)
-_PHONE_SPLIT_RE = re.compile(r"\s*(?:[,;|]|\s/\s|\bor\b|\bou\b|\boder\b|\bo\b)\s*", re.I)
-_URL_RE = re.compile(
+_EMAIL_RE = _lazy(r"^(?:mailto:)?[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^\W\d_]{2,}$")
+_PHONE_LABEL_RE = _lazy(r"^(?:tel|phone|ph|mob|mobile|cell|fax|t|m|p)\.?\s*[:.]?\s*", re.I)
+_PHONE_RE = _lazy(r"^\+?[\d\s().\-/]+(?:\s*(?:ext|x|#)\.?\s*\d{1,6})?$", re.IGNORECASE)
+_PHONE_SPLIT_RE = _lazy(r"\s*(?:[,;|]|\s/\s|\bor\b|\bou\b|\boder\b|\bo\b)\s*", re.I)
+_URL_RE = _lazy(
     r"^https?://(?:[^\s/@]+@)?(?:[^\s/:?#.]+\.)+[^\s/:?#.]+\.?(?::\d{1,5})?(?:[/?#]\S*)?$|"
     r"^https?://(?:localhost|\[[0-9a-f:]+\])(?::\d{1,5})?(?:[/?#]\S*)?$",
     re.IGNORECASE,
@@ -861,15 +881,15 @@ def _unknown_type(field_type: Any) -> str:
 # --------------------------------------------------------------------------------------------
 # what a value looks like on its own
 # --------------------------------------------------------------------------------------------
-_BARE_INT_RE = re.compile(r"^\d+$")
-_BARE_DEC_RE = re.compile(r"^\d+[.,]\d+$")
-_COUNT_SHAPE_RE = re.compile(
+_BARE_INT_RE = _lazy(r"^\d+$")
+_BARE_DEC_RE = _lazy(r"^\d+[.,]\d+$")
+_COUNT_SHAPE_RE = _lazy(
     r"^\(?\s*\d[\d.,\s\u00a0]*\s*(?:[kmb]|mil|mio|mln|tys\.?|тыс\.?|млн|rb|jt|tsd\.?|万|千)?\+?\s*\)?\+?$",
     re.IGNORECASE,
 )
 
 
-_GLUED_RE = re.compile(r"[^\W\d_]\d")  # a digit inside a word: "B4A", "Galaxy A07"
+_GLUED_RE = _lazy(r"[^\W\d_]\d")  # a digit inside a word: "B4A", "Galaxy A07"
 
 
 def _value_kind_text(text: str) -> str | None:
