@@ -4,8 +4,8 @@ A field gets one of :data:`FIELD_TYPES` from its **name** (:func:`name_type`: lo
 multilingual, singular or plural, compounds resolved by meaning) and, where the name does not
 decide, from its **values** across the result's items (:func:`column_type`). A value is then
 judged by :func:`check_value` (``""`` or a reason from :data:`REASONS`); :func:`value_kind`
-says what a value looks like on its own (a bare rating, count, price or date), for the lead's
-shifted-column check and the pattern classifier. The word tables live in
+says what a value looks like on its own (a bare rating, count, price or date), for the
+scorer's shifted-column check and the pattern classifier. The word tables live in
 :mod:`rlm_gym.crawl.field_vocab`, the value rules in :mod:`rlm_gym.crawl.field_values`.
 
 How the name decides (:func:`name_type`), first rule that applies:
@@ -28,6 +28,9 @@ shapes (url, email, phone, date, price, rating, count, bare integers ≤ 5 / > 5
 [0, 5], bare two-decimal amounts, text); a hint wins when ≥ 50 % of the values fit it; else an
 explicit shape that, with the bare numbers it can absorb, covers ≥ 60 %; else bare numbers (all
 in [0, 5] with a decimal → rating, integers → count, two-decimal amounts → price); else text.
+One value rule overrides a deciding name: a rating-named column whose values are mostly what no
+rating scale reaches (``46.3k``, ``1,234``, integers above 100) is a count (GitHub "stars",
+Reddit "score"); scores scraped x10 (``45``, ``50``) stay ratings, and are invalid.
 
 Measured on ``../shared/realdata`` (``python benchmarks/field_judge.py``; 417 labelled values,
 types given by the labels for judging):
@@ -36,7 +39,7 @@ types given by the labels for judging):
 typing agreement (column_type vs label)    1.000 (417/417 labelled values)
 valid values accepted                      1.000 (350/350)
 invalid values rejected (context-free)     1.000 (59/59)
-context / hand-call invalids               2/8 rejected here (the lead's column checks:
+context / hand-call invalids               2/8 rejected here (the column-context checks:
                                            detik headings, hespress cut summaries, naukri
                                            date range; idealista "Planta 2ª" is caught as an
                                            ordinal)
