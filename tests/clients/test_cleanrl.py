@@ -53,8 +53,8 @@ def test_ppo_py_idiom_trains_from_the_env_id(tmp_path):
     # 512 steps in batches of 4 x 64: two rollout + update iterations.
     assert re.findall(r"^iteration=(\d+)", run.stdout, re.MULTILINE) == ["1", "2"]
     returns = episodic_returns(run.stdout)
-    # Crawl episodes last at most 30 steps, so each of the 4 envs finishes several; each return
-    # is the crawl reward of the episode's last step, in [0, 1].
+    # Crawl episodes end within the step budget (30), so each of the 4 envs finishes several;
+    # each return is the crawl reward of the episode's last step, in [0, 1].
     assert len(returns) >= 8
     assert all(0.0 <= r <= 1.0 for r in returns)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import gymnasium as gym
 import pytest
 
 pytest.importorskip("stable_baselines3")
@@ -21,6 +22,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 from rlm_gym.wrappers import RewardPolicyWrapper
 
 ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
+SPACES = gym.make(ENV_ID)
+BUDGET = SPACES.spec.max_episode_steps  # the step budget, after which an episode must end
 # Tiny PPO settings: one or two updates, enough to run every part of learn().
 TINY = {"n_epochs": 1, "batch_size": 64, "seed": 0, "device": "cpu"}
 
@@ -30,12 +33,12 @@ def test_ppo_trains_from_the_string_id():
     model.learn(total_timesteps=256)
 
     assert model.num_timesteps == 256
-    assert model.observation_space.shape == (57,)
+    assert model.observation_space.shape == SPACES.observation_space.shape
     assert model.action_space.n == 10
-    # Crawl episodes end within the 30-step budget, so 256 steps finish several, each scored
+    # Crawl episodes end within the step budget, so 256 steps finish several, each scored
     # by the crawl reward (0..1) on its last step.
     assert len(model.ep_info_buffer) >= 5
-    assert all(1 <= episode["l"] <= 30 for episode in model.ep_info_buffer)
+    assert all(1 <= episode["l"] <= BUDGET for episode in model.ep_info_buffer)
     assert all(0.0 <= episode["r"] <= 1.0 for episode in model.ep_info_buffer)
 
 
@@ -44,7 +47,7 @@ def test_make_vec_env_builds_eight_crawl_envs_and_ppo_learns(vec_env_cls):
     venv = make_vec_env(ENV_ID, n_envs=8, seed=0, vec_env_cls=vec_env_cls)
     try:
         assert venv.num_envs == 8
-        assert venv.get_attr("max_steps") == [30] * 8
+        assert venv.get_attr("max_steps") == [BUDGET] * 8
         model = PPO("MlpPolicy", venv, n_steps=32, **TINY)
         model.learn(total_timesteps=256)
         assert model.num_timesteps == 256
