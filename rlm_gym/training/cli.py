@@ -470,17 +470,16 @@ def _run_demo(args: argparse.Namespace) -> int:
     from rlm_gym.training._deps import require
 
     require("torch", "stable_baselines3", "matplotlib", "rich")
-    from rlm_gym.training.demo import run_demo
+    from rlm_gym.training.demo import DEMO_VARIANT, run_demo
 
     run_demo(
         args.out,
         total_timesteps=args.timesteps,
         n_eval_episodes=args.eval_episodes,
         seed=args.seed,
-        algo=args.algo,
+        variant=args.variant or DEMO_VARIANT,
         quick=True if args.quick else None,
         progress_bar=not args.quiet,
-        shaping=not args.no_shaping,
         show_table=lambda rows: _print_rows(rows, f"{CRAWL_ENV_ID}: true crawl score", "table"),
     )
     return 0
@@ -659,15 +658,18 @@ def _add_replay(subparsers: Any) -> None:
 
 def _add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser(
-        "demo", help="train PPO on the crawl env (<= 3 min on 2 cores) and print the table"
+        "demo", help="train an agent on the crawl env (~5 min on 2 cores) and print the table"
     )
-    _add_algo(demo)
+    demo.add_argument(
+        "--variant",
+        default=None,
+        help="a recipe of the `defaults` study (default: the measured best, DEMO_VARIANT)",
+    )
     demo.add_argument("--timesteps", type=positive_int, default=None)
     demo.add_argument("--eval-episodes", type=positive_int, default=None)
     demo.add_argument("--seed", type=int, default=0)
     demo.add_argument("--out", default="runs/demo")
     demo.add_argument("--quick", action="store_true", help="tiny budget (as RLM_GYM_QUICK=1)")
-    demo.add_argument("--no-shaping", action="store_true", help="train without the potential")
     _add_quiet(demo)
     demo.set_defaults(func=_run_demo)
 

@@ -1,9 +1,13 @@
-"""``rlm-gym demo``: train PPO on the crawl env with the ``crawl`` policy and compare baselines.
+"""``rlm-gym demo``: train an agent on the crawl env (`crawl` policy) and compare baselines.
 
-Budget: ``DEMO_TIMESTEPS`` env steps (about two minutes of MaskablePPO training on one core while
-the baselines are scored on the other, measured), then
-``DEMO_EVAL_EPISODES`` seeded evaluation episodes per agent. ``RLM_GYM_QUICK=1`` (or
-``quick=True``) shrinks both for CI.
+The training recipe is the ``DEMO_VARIANT`` of the ``defaults`` study
+(``rlm_gym.training.study.STUDIES``): the one that measured best on the true crawl score over
+3 seeds at equal budget (``rlm-gym study defaults`` writes ``results/defaults.json``, from
+which the README's tables are rendered). The demo trains it for the study's budget with the
+study's envs and PPO settings, so ``rlm-gym demo --seed N`` reproduces the study's run of seed
+``N``. The baselines (the oracle plans, so it is the slow one) are scored on the second core
+while the agent trains on the first; then ``DEMO_EVAL_EPISODES`` seeded episodes per agent.
+``RLM_GYM_QUICK=1`` (or ``quick=True``) shrinks both budgets for CI.
 """
 
 from __future__ import annotations
@@ -16,16 +20,45 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training.study import STUDIES, STUDY_EVAL_EPISODES, STUDY_EVAL_SEED
 
-__all__ = ["DEMO_EVAL_EPISODES", "DEMO_TIMESTEPS", "is_quick", "run_demo"]
+__all__ = ["DEMO_EVAL_EPISODES", "DEMO_VARIANT", "demo_recipe", "is_quick", "run_demo"]
 
-DEMO_TIMESTEPS = 250_000
-DEMO_EVAL_EPISODES = 300
+DEMO_STUDY = "defaults"
+# Chosen from results/defaults.json: the best mean true crawl score over the study's seeds.
+DEMO_VARIANT = "maskable+shaping"
+DEMO_EVAL_EPISODES = STUDY_EVAL_EPISODES
 QUICK_TIMESTEPS = 4_096
 QUICK_EVAL_EPISODES = 20
-EVAL_SEED = 1_000_000
+EVAL_SEED = STUDY_EVAL_SEED
 BASELINE_NAMES = ("random", "heuristic", "best_fixed", "oracle")
 BASELINE_LABELS = ("random", "heuristic", "best fixed", "oracle")
+
+
+def demo_recipe(variant: str = DEMO_VARIANT) -> dict[str, Any]:
+    """The ``train`` keyword arguments of a ``defaults``-study variant (the demo's by default).
+
+    Example:
+        >>> recipe = demo_recipe()
+        >>> recipe["n_envs"], recipe["total_timesteps"], recipe["hyperparams"]["n_steps"]
+        (16, 300000, 256)
+    """
+    study = STUDIES[DEMO_STUDY]
+    if variant not in study.variants:
+        from rlm_gym._validation import unknown_name_error
+
+        raise unknown_name_error("demo variant", variant, study.variants)
+    settings = dict(study.variants[variant])
+    return {
+        "policy": settings.get("policy", "crawl"),
+        "config": settings.get("config"),
+        "disable": tuple(settings.get("disable", ())),
+        "shaping": settings.get("shaping"),
+        "algo": settings.get("algo"),
+        "hyperparams": {**study.hyperparams, **dict(settings.get("hyperparams") or {})},
+        "n_envs": study.n_envs,
+        "total_timesteps": study.total_timesteps,
+    }
 
 
 def is_quick() -> bool:
@@ -59,10 +92,9 @@ def run_demo(
     total_timesteps: int | None = None,
     n_eval_episodes: int | None = None,
     seed: int = 0,
-    algo: str | None = None,
+    variant: str = DEMO_VARIANT,
     quick: bool | None = None,
     progress_bar: bool = True,
-    shaping: bool = True,
     echo: Any = print,
     show_table: Any = None,
 ) -> list[dict[str, Any]]:
@@ -70,15 +102,13 @@ def run_demo(
 
     Args:
         out_dir: Run directory (model, config, metrics, ``evaluation.md``/``.json``,
-            ``curves.png``).
-        total_timesteps: Training budget (default ``DEMO_TIMESTEPS``, quick: ``QUICK_TIMESTEPS``).
+            ``curves.png``); a taken one gets a ``-2`` suffix (the run's own directory is used).
+        total_timesteps: Training budget (default: the recipe's; quick: ``QUICK_TIMESTEPS``).
         n_eval_episodes: Evaluation episodes per agent.
         seed: Training seed.
-        algo: ``"ppo"`` or ``"maskable_ppo"`` (default: ``DEFAULT_ALGO``).
+        variant: A ``defaults``-study variant (default ``DEMO_VARIANT``, the measured best).
         quick: Small budgets (default: ``is_quick()``).
         progress_bar: Show the training progress bar.
-        shaping: Add potential-based shaping with the crawl potential (``crawl_potential``):
-            it leaves the optimal policy unchanged and measured 0.778 vs 0.657 true score.
         echo: Where to print lines (``print``; a rich console's ``print`` works too).
         show_table: Called with the rows to show the table (default: ``echo`` the Markdown).
 
@@ -88,29 +118,29 @@ def run_demo(
     from rlm_gym.training.evaluation import comparison_table, evaluate, format_table
     from rlm_gym.training.plots import plot_curves
     from rlm_gym.training.runs import write_json_atomic, write_text_atomic
-    from rlm_gym.training.trainer import DEFAULT_ALGO, crawl_potential, train
+    from rlm_gym.training.trainer import DEFAULT_ALGO, train
 
+    recipe = demo_recipe(variant)
     quick = is_quick() if quick is None else quick
-    total_timesteps = total_timesteps or (QUICK_TIMESTEPS if quick else DEMO_TIMESTEPS)
+    recipe["total_timesteps"] = total_timesteps or (
+        QUICK_TIMESTEPS if quick else recipe["total_timesteps"]
+    )
     n_eval_episodes = n_eval_episodes or (QUICK_EVAL_EPISODES if quick else DEMO_EVAL_EPISODES)
-    algo = algo or DEFAULT_ALGO
-    out_dir = Path(out_dir)
+    algo = recipe.pop("algo") or DEFAULT_ALGO
     started = time.perf_counter()
-    extra = " + potential shaping" if shaping else ""
-    echo(f"Training {algo} on {CRAWL_ENV_ID}: 'crawl' policy{extra}, {total_timesteps:,} steps")
-    # The baselines (the oracle plans, so it is the slow one) are scored on the second core
-    # while the agent trains on the first.
+    echo(
+        f"Training {algo} on {CRAWL_ENV_ID} with the 'crawl' policy, recipe '{variant}': "
+        f"{recipe['total_timesteps']:,} steps, {recipe['n_envs']} envs"
+    )
     with ProcessPoolExecutor(1, mp_context=_context()) as pool:
         pending = pool.submit(_evaluate_baselines, n_eval_episodes)
         trained = train(
             CRAWL_ENV_ID,
-            "crawl",
-            total_timesteps=total_timesteps,
             seed=seed,
             algo=algo,
             log_dir=out_dir,
             progress_bar=progress_bar,
-            shaping=crawl_potential if shaping else None,
+            **recipe,
         )
         metrics = trained.metrics
         echo(
@@ -124,7 +154,7 @@ def run_demo(
     rows = comparison_table(results)
     table = format_table(rows)
     # train() never reuses a directory: a re-run writes into out_dir-2, and so does this.
-    out_dir = trained.log_dir or out_dir
+    out_dir = trained.log_dir or Path(out_dir)
     write_text_atomic(out_dir / "evaluation.md", table + "\n")
     write_json_atomic(out_dir / "evaluation.json", rows)
     reference = {row["label"]: row["score"] for row in rows if row["label"] != "trained"}
@@ -136,7 +166,7 @@ def run_demo(
         show_table(rows)
     echo("")
     echo(
-        f"Wrote {out_dir}/curves.png, evaluation.md, model.zip, metrics.json "
+        f"Wrote {out_dir}/curves.png, evaluation.md, evaluation.json, model.zip, metrics.json "
         f"(total {time.perf_counter() - started:.0f} s)"
     )
     return rows
