@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> dict:
     torch.set_num_threads(1)
     counter = [0.0]
     envs = make_vec_env(
-        lambda: StepTimer(RewardPolicyWrapper(gym.make("rlm_gym/Crawl-v0"), "crawl"), counter),
+        lambda: StepTimer(RewardPolicyWrapper(gym.make("rlm_gym/Crawl-v1"), "crawl"), counter),
         n_envs=args.n_envs,
         seed=0,
     )
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> dict:
     model.learn(total_timesteps=args.timesteps)
     wall = perf_counter() - started
     share = counter[0] / wall
-    print(f"PPO on rlm_gym/Crawl-v0 + crawl policy, {args.timesteps} steps, {args.n_envs} envs")
+    print(f"PPO on rlm_gym/Crawl-v1 + crawl policy, {args.timesteps} steps, {args.n_envs} envs")
     print_table(
         ["learn wall s", "env+wrapper s", "share", "train steps/s"],
         [[f"{wall:.2f}", f"{counter[0]:.3f}", f"{share:.2%}", f"{args.timesteps / wall:,.0f}"]],
