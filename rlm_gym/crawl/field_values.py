@@ -48,6 +48,7 @@ REASONS: dict[str, str] = {
     "stringified container": "a list or dict written as a string: \"['a', 'b']\"",
     "error page text": "an error, anti-bot or loading page: Access Denied, 404 Not Found, Loading…",
     "mis-encoded text": "mojibake: Â£, Ã©, C1 controls, U+FFFD, '?' for lost letters",
+    "truncated": "text cut off right after an opening quotation mark («, », „) it never closes",
     "not a price": "no positive amount, or too much text around it",
     "zero amount": "a price of 0 that is not stated as free",
     "not a rating": "no score on a known scale",
@@ -159,7 +160,9 @@ _TAGS = "|".join(sorted(vocab.HTML_TAGS, key=len, reverse=True))
 _MARKUP_RE = _lazy(
     rf"</?(?:{_TAGS})(?:\s[^<>]*)?/?>|<!--|-->|<!doctype|<!\[cdata\[|"
     r"&(?:nbsp|amp|lt|gt|quot|apos|laquo|raquo|ndash|mdash|hellip|rsquo|lsquo|rdquo|ldquo|"
-    r"eacute|egrave|agrave|ccedil|copy|reg|trade|euro|pound|#\d{2,6}|#x[0-9a-f]{2,5});",
+    r"eacute|egrave|agrave|ccedil|copy|reg|trade|euro|pound|#\d{2,6}|#x[0-9a-f]{2,5});|"
+    # an entity cut off at the end of the value ("… Donnersmarck &n" of "&nbsp;")
+    r"(?<=\s)&(?:n(?:b(?:sp?)?)?|amp?|qu(?:ot?)?|#x?[0-9a-f]{0,5})$",
     re.IGNORECASE,
 )
 # Code residue, as (substrings that must occur, pattern): the cheap substring test gates the
@@ -249,6 +252,54 @@ _ERROR_PREFIXES = tuple(vocab.ERROR_PHRASES)
 _ERROR_TEXTS = vocab.ERROR_TEXTS
 
 
+_PLACEHOLDER_PREFIXES = tuple(
+    sorted(vocab.PLACEHOLDER_PREFIXES, key=len, reverse=True)
+)  # longest first: "pas de" before "pas", "không có" before "không"
+_PLACEHOLDER_SUFFIXES = tuple(sorted(vocab.PLACEHOLDER_SUFFIXES, key=len, reverse=True))
+_PLACEHOLDER_GATE = (
+    frozenset(word.split()[0][:1] for word in vocab.PLACEHOLDER_PREFIXES)
+    | {word[-1:] for word in vocab.PLACEHOLDER_SUFFIXES + vocab.CJK_PLACEHOLDER_SUFFIXES}
+    | {word[:1] for word in vocab.CJK_PLACEHOLDER_PREFIXES}
+)
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_WORD_RE = _lazy(f"^[{_CJK_CHARS}]{{1,4}}$")
+
+
+def _is_data_noun(words: str) -> bool:
+    words = words.strip(" .:!")
+    if words in vocab.PLACEHOLDER_NOUNS:
+        return True
+    head, _, tail = words.rpartition(" ")  # "no image available", "no reviews yet"
+    return bool(head) and tail in vocab.PLACEHOLDER_TAILS and head in vocab.PLACEHOLDER_NOUNS
+
+
+def _placeholder_phrase(low: str) -> bool:
+    """Whether a short lower-cased text says the value is missing in other words: a negated
+    noun of scraped data ("No description", "sin datos", "暂无图片", "bilgi yok", "Image not
+    available") or a CJK "no X yet" / "X unknown" form ("暂无数据", "未知结构", "地址不详")."""
+    low = low.strip(" .!()[]")
+    if not low or (low[0] not in _PLACEHOLDER_GATE and low[-1] not in _PLACEHOLDER_GATE):
+        return False
+    if low in vocab.PLACEHOLDERS:
+        return True
+    for prefix in _PLACEHOLDER_PREFIXES:
+        if low.startswith(prefix):
+            rest = low[len(prefix) :]
+            bounded = rest[:1].isspace() or prefix[-1] in "'’" or not prefix.isascii()
+            if bounded and _is_data_noun(rest):
+                return True
+    for suffix in _PLACEHOLDER_SUFFIXES:
+        if low.endswith(suffix) and len(low) > len(suffix) and _is_data_noun(low[: -len(suffix)]):
+            return True
+    for prefix in vocab.CJK_PLACEHOLDER_PREFIXES:
+        if low.startswith(prefix) and _CJK_WORD_RE.match(low[len(prefix) :]):
+            return True
+    for suffix in vocab.CJK_PLACEHOLDER_SUFFIXES:
+        if low.endswith(suffix) and _CJK_WORD_RE.match(low[: -len(suffix)].rstrip()):
+            return True
+    return False
+
+
 def text_junk(text: str) -> str:
     """The junk reason of a stripped, non-empty string, or ``""`` (checks every type shares).
 
@@ -259,7 +310,7 @@ def text_junk(text: str) -> str:
         ('stringified container', 'error page text', '')
     """
     low = text.lower()
-    if low in vocab.PLACEHOLDERS:
+    if low in vocab.PLACEHOLDERS or (len(low) <= 40 and _placeholder_phrase(low)):
         return "placeholder"
     scan = text if len(text) <= _MAX_SCAN else text[:_MAX_SCAN]
     if _CONTAINER_RE.search(scan[:2000] if len(scan) > 2000 else scan):
@@ -519,13 +570,75 @@ def _relative(words: list[str], numbers: list[str], low: str) -> bool:
     markers = [word for word in words if word in vocab.RELATIVE_MARKERS]
     if units and markers and (numbers or any(word in vocab.NUMBER_WORDS for word in words)):
         return len(words) - len(units) - len(markers) <= 4
-    return len(words) <= 3 and any(phrase in low for phrase in vocab.RELATIVE_DAYS)
+    # "posted today": a relative day inside a short text, as whole words (CJK ones are read by
+    # _CJK_RELATIVE_RE: "今天天气很好", "today the weather is nice", is no date)
+    return len(words) <= 3 and any(phrase in low for phrase in _SPACED_RELATIVE_DAYS)
+
+
+_SPACED_RELATIVE_DAYS = tuple(day for day in vocab.RELATIVE_DAYS if day[0] < "\u3000")
 
 
 _CJK_DATE_RE = _lazy(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(?:(\d{1,2})\s*[日일])?")
 
 
+# CJK relative dates, written without spaces: "3天前", "10分钟前", "3時間前", "1일 전", "刚刚".
+_CJK_NUMERAL = r"(?:\d{1,3}|[一二两兩三四五六七八九十半几幾数數]{1,3})"
+_CJK_RELATIVE_RE = _lazy(
+    rf"{_CJK_NUMERAL}\s*(?:秒钟|秒鐘|秒|分钟|分鐘|分|个小时|個小時|小时|小時|時間|天|日|"
+    r"周|週間|週|星期|个月|個月|ヶ月|か月|カ月|ケ月|年)\s*(?:以前|前)|"
+    rf"{_CJK_NUMERAL}\s*(?:초|분|시간|일|주|주일|개월|달|년)\s*전|"
+    r"刚刚|刚才|剛剛|剛才|今天|昨天|前天|今日|昨日|一昨日|おととい|오늘|어제|그저께|방금(?:\s*전)?"
+)
+# A date or time that opens a short text, and where it ends: at a run of spaces or a
+# separator ("16:33  posted on …", "3 days ago · Easy Apply", "12.03.2024 | Berlin").
+_LEADING_SPLIT_RE = _lazy(r"^(.{1,40}?)(?:\s{2,}|\s*[|·•‧｜]\s*|\s+[-–—]\s+)(\S.*)$")
+_LEADING_TIME_RE = _lazy(r"^(\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)\s+(\D.*)$", re.I)
+
+
+def _short_tail(tail: str) -> bool:
+    """A tail a scraper captures after a date: short, and holding no number of its own."""
+    tail = tail.strip()
+    return len(tail) <= 40 and len(tail.split()) <= 6 and not any(c.isdecimal() for c in tail)
+
+
+def _leading_date(text: str) -> bool:
+    """Whether ``text`` is a date, relative date or time followed by a short non-date tail
+    ("1天前  发布于拉勾网", "16:33  posted", "2 days ago · Easy Apply"): the date is what was
+    meant, the tail is page furniture the selector caught with it. Prose that merely holds a
+    date somewhere, or a date followed by a long text, is not."""
+    if len(text) > 60:
+        return False
+    match = _CJK_RELATIVE_RE.search(text)
+    if match and (match.start() == 0 or (match.start() <= 4 and text[0] > "\u3000")):
+        before, after = text[: match.start()], text[match.end() :]
+        separated = (
+            not after
+            or not after[0].isalnum()
+            or match.start() > 0
+            or after.startswith(vocab.CJK_POSTED_WORDS)
+        )
+        if separated and _short_tail(before) and _short_tail(after):
+            return True
+    match = _LEADING_TIME_RE.match(text) or _LEADING_SPLIT_RE.match(text)
+    if match is None:
+        return False
+    head, tail = match.group(1).strip(), match.group(2)
+    return (
+        bool(head)
+        and not head.isdecimal()  # a bare year or number opening a title is no date
+        and _short_tail(tail)
+        and _date_core(head) == ""
+    )
+
+
 def _date_text(text: str) -> str:
+    reason = _date_core(text)
+    if reason == "not a date" and _leading_date(text):
+        return ""
+    return reason
+
+
+def _date_core(text: str) -> str:
     if text[0] == "(" and text[-1] == ")":  # "(1994)", "(12 March 2024)"
         text = text[1:-1].strip()
         if not text:
@@ -581,7 +694,8 @@ def _date_text(text: str) -> str:
         return "" if len(others) <= 5 else "not a date"
     if _relative(words, numbers, low):
         return ""
-    return "not a date"
+    match = _CJK_RELATIVE_RE.fullmatch(text)
+    return "" if match else "not a date"
 
 
 # --------------------------------------------------------------------------------------------
@@ -628,8 +742,39 @@ def _email_text(text: str) -> str:
     return "" if _EMAIL_RE.match(text) else "not an email"
 
 
+_ONE_CHAR_WORD_RE = _lazy(f"^[{_CJK_CHARS}]$")
+
+
+# Opening quotation marks and their closers: « » (French), » « (German), „ “ (German, Polish).
+_QUOTE_PAIRS = (("«", "»"), ("»", "«"), ("„", "“"))
+
+
+def _cut_at_quote(text: str) -> bool:
+    """Whether ``text`` stops right after an opening quotation mark it never closes, with at
+    most a short fragment after it ("… se prépare à « ", "Corona-Kurs der Regierung: »Na"): the
+    scraper cut the value at an inline element or a CSV comma."""
+    if len(text) < 12:
+        return False
+    for opener, closer in _QUOTE_PAIRS:
+        index = text.rfind(opener)
+        if index < 0 or closer in text[index + 1 :]:
+            continue
+        if text.count(opener) <= text.count(closer) or (index and not text[index - 1].isspace()):
+            continue  # a closing mark of the other convention ("»Tempolimit«", "werden«")
+        rest = text[index + 1 :].strip()
+        if len(rest) <= 3 and " " not in rest:
+            return True
+    return False
+
+
 def _text_text(text: str) -> str:
-    return "" if len(text) > 1 else "too short"
+    # One ideograph, kana or hangul syllable is a word (南 "south-facing", 有 "yes"); one
+    # letter of an alphabet ("x") or one digit is not.
+    if len(text) == 1:
+        return "" if _ONE_CHAR_WORD_RE.match(text) else "too short"
+    if ("«" in text or "»" in text or "„" in text) and _cut_at_quote(text):
+        return "truncated"
+    return ""
 
 
 _STRING_RULES = {

@@ -31,6 +31,13 @@ __all__ = [
     "SUBORDINATE_TOKENS",
     "CUT_TOKENS",
     "PLACEHOLDERS",
+    "PLACEHOLDER_NOUNS",
+    "PLACEHOLDER_PREFIXES",
+    "PLACEHOLDER_SUFFIXES",
+    "PLACEHOLDER_TAILS",
+    "CJK_PLACEHOLDER_PREFIXES",
+    "CJK_PLACEHOLDER_SUFFIXES",
+    "CJK_NAME_SUFFIXES",
     "CURRENCY_CODES",
     "CURRENCY_SYMBOLS",
     "CURRENCY_WORDS",
@@ -47,6 +54,7 @@ __all__ = [
     "RELATIVE_DAYS",
     "RELATIVE_MARKERS",
     "TIME_UNITS",
+    "CJK_POSTED_WORDS",
     "NUMBER_WORDS",
     "ERROR_PHRASES",
     "ERROR_TEXTS",
@@ -81,7 +89,7 @@ NAME_TOKENS: dict[str, frozenset[str]] = {
     "count": _words(
         "count counts cnt quantity quantities qty inventory votes vote views viewers "
         "followers follower likes downloads installs sold sales orders "
-        "purchases applicants applications candidaturas employees staff members subscribers "
+        "purchases applicants applications candidaturas employees members subscribers "
         "watchers forks servings serves portions rooms bedrooms beds bathrooms baths "
         "toilets superficie surfaces powierzchnia fläche flaeche wohnfläche "
         "metraje sqft sqm m2 pages episodes seats "
@@ -144,6 +152,12 @@ WEAK_NAME_TOKENS: dict[str, str] = {
     "prep": "count",
     "cook": "count",
     "rate": "rating",
+    "rates": "rating",
+    "staff": "count",
+    "hours": "count",
+    "heures": "count",
+    "stunden": "count",
+    "horas": "count",
     "grade": "rating",
     "nota": "rating",
     "voto": "rating",
@@ -235,22 +249,155 @@ not a price); a trailing "?" makes the type a hint."""
 # --------------------------------------------------------------------------------------------
 # values
 # --------------------------------------------------------------------------------------------
+CJK_NAME_SUFFIXES: dict[str, str] = {
+    # zh (simplified and traditional)
+    "价格": "price", "價格": "price", "售价": "price", "價": "price", "价": "price",
+    "租金": "price", "月租": "price", "费用": "price", "費用": "price", "费": "price",
+    "費": "price", "薪资": "price", "薪資": "price", "薪水": "price", "工资": "price",
+    "月薪": "price", "年薪": "price", "首付": "price", "金额": "price", "金額": "price",
+    "面积": "count", "面積": "count", "数量": "count", "數量": "count", "人数": "count",
+    "人數": "count", "次数": "count", "件数": "count", "个数": "count", "個數": "count",
+    "页数": "count", "销量": "count", "銷量": "count", "浏览量": "count", "播放量": "count",
+    "阅读量": "count", "评论数": "count", "点赞数": "count", "收藏数": "count",
+    "粉丝数": "count", "年限": "count",
+    "评分": "rating", "評分": "rating", "分数": "rating", "分數": "rating", "星级": "rating",
+    "日期": "date", "时间": "date", "時間": "date",
+    "电话": "phone", "電話": "phone", "手机": "phone", "手機": "phone", "手机号": "phone",
+    "电话号码": "phone", "手机号码": "phone", "邮箱": "email", "邮件": "email",
+    "链接": "url", "網址": "url", "网址": "url", "图片": "url", "圖片": "url",
+    "编号": "text", "編號": "text", "名称": "text", "名稱": "text", "名": "text",
+    "描述": "text", "说明": "text", "類型": "text", "类型": "text", "地址": "text",
+    # ja
+    "価格": "price", "料金": "price", "値段": "price", "家賃": "price", "給与": "price",
+    "評価": "rating", "日付": "date", "日時": "date",  # 面積 and 件数 are shared with zh
+    "メール": "email", "リンク": "url", "画像": "url",
+    # ko
+    "가격": "price", "요금": "price", "금액": "price", "월세": "price", "보증금": "price",
+    "면적": "count", "개수": "count", "조회수": "count", "인원": "count", "평점": "rating",
+    "별점": "rating", "점수": "rating", "날짜": "date", "일자": "date", "일시": "date",
+    "전화": "phone", "전화번호": "phone", "이메일": "email", "링크": "url", "이미지": "url",
+}  # fmt: skip
+"""Endings of CJK field names, which are written without spaces and put the head noun last:
+"挂牌价" (listing price) and "单价" (unit price) end in 价, "建筑面积" (floor area) in 面积,
+"挂牌时间" (listing time) in 时间. The longest matching ending decides."""
+
 PLACEHOLDERS = frozenset(
     {
+        # en
         "n/a", "n.a.", "n.a", "na", "n/d", "null", "nil", "none", "unknown", "undefined",
         "nan", "-", "--", "---", "—", "–", "...", "…", "?", "??", "tbd", "tba", "tbc", "todo",
         "not available", "not found", "not specified", "not provided", "no data", "no info",
         "none provided", "not applicable", "unavailable", "#n/a", "#value!", "#ref!", "(none)",
         "(null)", "(empty)", "empty", "blank", "placeholder", "lorem ipsum", "xxx", "test",
-        "non renseigné", "non renseigne", "non disponible", "non communiqué", "inconnu",
-        "no disponible", "sin datos", "sin información", "desconocido", "não informado",
-        "não disponível", "indisponível", "desconhecido", "keine angabe", "keine angaben",
-        "k.a.", "k. a.", "unbekannt", "nicht verfügbar", "non disponibile", "sconosciuto",
-        "onbekend", "brak", "brak danych", "нет данных", "нет", "неизвестно", "tidak ada",
-        "tidak tersedia", "không có", "không rõ", "chưa có", "bilinmiyor", "yok", "无", "暂无",
+        "not given", "not listed", "not stated", "not disclosed", "not set", "not known",
+        "none given", "none listed", "none found", "nothing found", "no results",
+        "no results found", "to be announced", "to be confirmed", "to be determined",
+        # fr
+        "non renseigné", "non renseigne", "non disponible", "non communiqué", "non communique",
+        "inconnu", "inconnue", "non précisé", "non precise", "non spécifié", "non specifie",
+        "n.c.", "aucun", "aucune", "néant", "neant",
+        # es
+        "no disponible", "sin datos", "sin información", "sin informacion", "desconocido",
+        "desconocida", "no especificado", "sin especificar", "no aplica", "s/d",
+        # pt
+        "não informado", "nao informado", "não disponível", "nao disponivel", "indisponível",
+        "indisponivel", "desconhecido", "desconhecida", "sem informação", "sem informacao",
+        "sem dados", "não especificado", "nao especificado", "não se aplica",
+        # de
+        "keine angabe", "keine angaben", "k.a.", "k. a.", "k.a", "unbekannt",
+        "nicht verfügbar", "nicht verfuegbar", "nicht angegeben", "keine daten", "entfällt",
+        # it
+        "non disponibile", "sconosciuto", "sconosciuta", "non specificato", "nessun dato",
+        "n.d.", "n.d", "non pervenuto",
+        # nl
+        "onbekend", "niet beschikbaar", "niet opgegeven", "geen gegevens", "geen informatie",
+        # pl
+        "brak", "brak danych", "brak informacji", "nie podano", "nieznany", "nieznana", "b.d.",
+        "b/d",
+        # ru / uk
+        "нет данных", "нет", "неизвестно", "не указано", "не указан", "не указана",
+        "нет информации", "н/д", "немає даних", "невідомо",
+        # vi
+        "không có", "không rõ", "chưa có", "chưa cập nhật", "đang cập nhật",
+        "không có thông tin", "không xác định",
+        # id / ms
+        "tidak ada", "tidak tersedia", "tidak diketahui", "belum ada", "tiada",
+        # tr
+        "bilinmiyor", "yok", "bilgi yok", "belirtilmemiş", "belirtilmemis", "mevcut değil",
+        "veri yok",
+        # zh (a lone 无 is left out: it is the answer "no" as often as "none", 有/无)
+        "暂无", "暂无数据", "无数据", "暂无信息", "未知", "不详", "待定", "未填写", "未公开",
+        "未提供", "暫無", "暫無資料", "無資料", "不明", "未定",
+        # ja
+        "なし", "該当なし", "未設定", "未入力", "未記入", "情報なし", "データなし", "ー", "－",
+        # ko
+        "없음", "정보 없음", "정보없음", "미정", "미상", "알 수 없음", "데이터 없음",
     }
 )  # fmt: skip
 """Strings that stand for a missing value (compared stripped and lower-cased)."""
+
+PLACEHOLDER_NOUNS = _words(
+    # en
+    "data info information description desc details detail title name image images photo "
+    "photos picture pictures thumbnail preview review reviews rating ratings comment comments "
+    "summary content text value results result price date address phone email website "
+    "author category location company salary "
+    # es / pt
+    "dato datos información informacion descripción descripcion imagen imágenes imagenes foto "
+    "fotos título titulo nombre reseñas opiniones comentarios valoraciones precio detalles "
+    "dados informação informacao informações informacoes descrição descricao imagem imagens "
+    "nome avaliações avaliacoes comentários preço preco "
+    # fr / de / it / nl
+    "données donnees informations titre nom avis commentaires prix détails "
+    "daten angabe angaben informationen beschreibung bild bilder titel bewertungen "
+    "kommentare preis dati informazioni descrizione immagine immagini titolo recensioni "
+    "commenti prezzo dettagli gegevens informatie beschrijving afbeelding naam prijs "
+    # ru / pl / tr / id
+    "данных информации описания фото изображения названия отзывов комментариев цены "
+    "danych informacji opisu zdjęć zdjęcia tytułu nazwy opinii komentarzy ceny "
+    "veri bilgi açıklama aciklama resim fotoğraf başlık yorum fiyat "
+    "informasi deskripsi gambar judul ulasan komentar harga "
+    # zh / ja / ko
+    "数据 信息 描述 简介 图片 标题 评价 评论 评分 价格 资料 详情 内容 資料 資訊 "
+    "データ 情報 説明 画像 タイトル レビュー 評価 価格 詳細 "
+    "데이터 정보 설명 이미지 제목 리뷰 평점 가격 내용 "
+    # vi single syllables; its two-syllable nouns are added below
+    "ảnh giá"
+) | frozenset(("dữ liệu", "thông tin", "mô tả", "hình ảnh", "tiêu đề", "đánh giá", "bình luận"))
+"""Nouns of scraped data ("description", "datos", "数据") that a negation turns into a stand-in
+for a missing value: "No description", "sin datos", "暂无数据", "bilgi yok"."""
+
+PLACEHOLDER_PREFIXES = (
+    "no", "not", "without", "sin", "sem", "pas de", "pas d'", "aucun", "aucune", "kein",
+    "keine", "keinen", "nessun", "nessuna", "nessuno", "geen", "нет", "без", "brak", "không có",
+    "chưa có", "tidak ada", "belum ada", "tanpa", "暂无", "暫無", "无", "無", "没有", "沒有",
+)  # fmt: skip
+"""Negations that make "<negation> <data noun>" a placeholder ("No description", "sin datos",
+"brak opisu", "暂无图片"); only with a noun of :data:`PLACEHOLDER_NOUNS`, since "No Country for
+Old Men", "sin gluten" and "无抵押" (no mortgage) are real values."""
+
+PLACEHOLDER_SUFFIXES = (
+    "not available", "not found", "not provided", "not specified", "not given", "not listed",
+    "not set", "unavailable", "missing", "n/a", "no disponible", "não disponível",
+    "non disponible", "nicht verfügbar", "non disponibile", "niet beschikbaar", "yok",
+    "なし", "無し", "없음", "不详", "未知", "不明",
+)  # fmt: skip
+"""Endings that make "<data noun> <ending>" a placeholder ("Image not available",
+"bilgi yok", "情報なし", "정보 없음")."""
+
+PLACEHOLDER_TAILS = _words(
+    "available found provided given yet specified listed entered added set shown disponible "
+    "disponível verfügbar disponibile"
+)
+"""Words that may follow "<negation> <data noun>" ("No reviews yet", "No image available")."""
+
+CJK_PLACEHOLDER_PREFIXES = ("暂无", "暫無", "未知")
+"""Chinese prefixes that make any short noun a placeholder: "暂无X" is "no X yet", "未知X" is
+"unknown X" (未知结构, 暂无评分)."""
+
+CJK_PLACEHOLDER_SUFFIXES = ("不详", "未知", "待定", "不明", "未定", "미정", "미상")
+"""CJK endings that make any short noun a placeholder: "地址不详" (address unknown), "价格待定"
+(price to be decided), "価格未定", "住所不明"."""
 
 CURRENCY_CODES = _words(
     "aed afn all amd ang aoa ars aud awg azn bam bbd bdt bgn bhd bif bmd bnd bob brl bsd btn "
@@ -410,7 +557,8 @@ RELATIVE_DAYS = frozenset(
         "hoje", "ontem", "amanhã", "amanha", "oggi", "ieri", "domani", "vandaag", "gisteren",
         "dzisiaj", "dziś", "dzis", "wczoraj", "jutro", "сегодня", "вчера", "завтра",
         "hari ini", "kemarin", "besok", "hôm nay", "hôm qua", "ngày mai", "bugün", "dün",
-        "yarın", "今天", "昨天", "明天", "今日", "昨日",
+        "yarın", "今天", "昨天", "明天", "今日", "昨日", "刚刚", "刚才", "剛剛", "前天",
+        "一昨日", "おととい", "明日", "오늘", "어제", "내일", "그저께", "방금", "방금 전",
     }
 )  # fmt: skip
 """Whole relative dates ("Today", "yesterday", "hôm qua")."""
@@ -437,6 +585,12 @@ TIME_UNITS = _words(
     "个月 年 분 시간 일 주 개월"
 )
 """Time units of relative dates in the common languages ("days", "Tagen", "semana", "ngày")."""
+
+CJK_POSTED_WORDS = (
+    "发布", "發布", "發佈", "发表", "發表", "更新", "投稿", "公開", "公开", "掲載", "作成", "编辑",
+    "작성", "등록", "게시", "업데이트",
+)  # fmt: skip
+"""Verbs glued after a CJK relative date ("3天前发布", "posted 3 days ago"; "1日前更新")."""
 
 ERROR_PHRASES = (
     "access denied", "robot check", "are you a robot", "are you a human",

@@ -501,3 +501,168 @@ def test_numbers_outside_float_range_are_out_of_range_not_errors():
     assert check_value("price", 10**400) == "out of range"
     assert check_value("count", 10**400) == "out of range"
     assert check_value("text", math.inf) == "out of range"
+
+
+# --------------------------------------------------------------------------------------------
+# 0.2.x generalisation: placeholders in other words and languages, CJK words, CJK relative
+# dates, dates with a captured tail, rating-ish and count-ish names meeting other values.
+# Formats from real pages (job boards, classifieds, shops, news), written for these tests.
+# --------------------------------------------------------------------------------------------
+PLACEHOLDERS_BY_LANGUAGE = {
+    "en": ["No description", "no data available", "No reviews yet", "No image available",
+           "Image not available", "Not specified", "not listed", "Not given", "(no title)"],
+    "zh": ["暂无", "暂无数据", "无数据", "未知", "不详", "待定", "未填写", "未公开", "暂无评分",
+           "暂无图片", "未知来源", "地址不详", "价格待定", "暫無資料"],
+    "ja": ["なし", "不明", "未定", "該当なし", "情報なし", "価格未定", "住所不明"],
+    "ko": ["없음", "정보 없음", "미정", "데이터 없음"],
+    "es": ["sin datos", "Sin información", "No disponible", "sin descripción"],
+    "pt": ["sem informação", "Sem dados", "Não informado", "sem descrição"],
+    "fr": ["non communiqué", "N.C.", "Non précisé", "pas de description", "Aucune information"],
+    "de": ["keine Angabe", "k.A.", "nicht angegeben", "Keine Beschreibung", "Bild nicht verfügbar"],
+    "it": ["non disponibile", "nessun dato", "N.D.", "nessuna descrizione"],
+    "ru": ["нет данных", "не указано", "нет описания", "н/д"],
+    "vi": ["không có", "Đang cập nhật", "chưa có thông tin", "không có mô tả"],
+    "id": ["tidak ada", "tidak ada data", "belum ada ulasan", "tidak tersedia"],
+    "tr": ["bilgi yok", "belirtilmemiş", "açıklama yok", "veri yok"],  # noqa: RUF001
+    "pl": ["brak danych", "brak opisu", "nie podano", "b.d."],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(PLACEHOLDERS_BY_LANGUAGE))
+def test_placeholders_in_each_scraping_language_are_rejected(language):
+    accepted = [
+        value
+        for value in PLACEHOLDERS_BY_LANGUAGE[language]
+        if check_value("text", value) != "placeholder"
+    ]
+    assert accepted == []
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "No Country for Old Men", "No Time to Die", "No Man's Sky", "Nothing Compares 2 U",
+        "sin gluten", "Sem juros", "无抵押", "无", "有", "Keine Kompromisse", "Non-stop flights",
+        "Pas de deux", "Brak windy? Zadzwoń", "Not Another Teen Movie", "免费停车", "NC", "S/N",
+    ],
+)  # fmt: skip
+def test_negated_words_that_are_real_values_stay_valid(value):
+    # a negation only makes a placeholder with a noun of scraped data (description, data…);
+    # 无 / 有 answer yes-no attributes (无电梯: no elevator), 无抵押 is "no mortgage"
+    assert check_value("text", value) == ""
+
+
+@pytest.mark.parametrize("value", ["南", "有", "東", "木", "猫", "는", "집", "の"])
+def test_one_cjk_character_is_a_word(value):
+    assert check_value("text", value) == ""
+
+
+@pytest.mark.parametrize("value", ["x", "-", "5", "é", "ж"])
+def test_one_letter_or_sign_of_an_alphabet_is_too_short_or_a_placeholder(value):
+    assert check_value("text", value) in {"too short", "placeholder"}
+
+
+CJK_RELATIVE_DATES = [
+    "1天前", "3小时前", "10分钟前", "30秒前", "2周前", "3个月前", "1年前", "刚刚", "今天",
+    "昨天", "前天", "三天前", "半小时前", "2個月前", "1日前", "3時間前", "5分前", "2週間前",
+    "昨日", "今日", "一昨日", "1일 전", "3시간 전", "5분 전", "2주 전", "어제", "오늘", "방금 전",
+    "3天前发布", "发布于2天前",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", CJK_RELATIVE_DATES)
+def test_cjk_relative_dates_are_dates(value):
+    assert check_value("date", value) == ""
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2天前  发布于智联招聘", "09:45  发布于前程无忧", "3時間前  Indeedで掲載",
+        "1일 전 · 사람인",
+        "3 days ago · Easy Apply", "Yesterday  Promoted", "12.03.2024 | Berlin",
+        "14:05  via Twitter Web App", "2024-03-12  Updated",
+    ],
+)  # fmt: skip
+def test_a_date_opening_a_short_text_with_a_non_date_tail_is_a_date(value):
+    assert check_value("date", value) == ""
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "The festival on 12 March 2024 drew thousands of visitors to the old harbour district",
+        "12 March 2024 - we finally moved into the new house and the kids love their rooms",
+        "2024 | Toyota Corolla Hybrid", "45 | Posted", "今天天气很好", "Hello  world",
+        "16:33  12 items left in stock", "Posted by admin", "前天花了很多钱买了这件衣服",
+    ],
+)  # fmt: skip
+def test_prose_holding_a_date_is_not_a_date(value):
+    assert check_value("date", value) == "not a date"
+
+
+@pytest.mark.parametrize(
+    ("name", "values", "expected"),
+    [
+        ("rate", ["9.7", "9.6", "9.5", "9.4"], "rating"),
+        ("rates", [8.9, 9.1, 7.6], "rating"),
+        ("stars", ["7.5", "8.0", "6.9"], "rating"),
+        ("rate", ["4.5", "3.9"], "rating"),
+        ("rate", ["$120 / night", "$95 / night"], "price"),
+        ("rate", ["12.99", "15.49"], "price"),
+        ("staff", ["Director: Sofia Coppola / Cast: Bill Murray", "Director: Wong Kar-wai"],
+         "text"),
+        ("staff", ["12", "250", "48"], "count"),
+        ("employees", ["50 - 249", "10 - 49", "1,000 - 9,999"], "count"),
+        ("members", ["Alice Martin, Bruno Costa and Chen Wei", "Dara Okafor, Eli Stern"], "text"),
+        ("reviews_count", ["Be the first to review this product 1", "12 reviews"], "count"),
+        ("建筑面积", ["89.5平米", "120平米"], "count"),
+        ("挂牌价", ["325", "159"], "price"),
+        ("单价", ["21048元/平米", "18000元/平米"], "price"),
+        ("首付", ["98", "48"], "price"),
+        ("挂牌时间", ["2024-03-01", "2024-02-11"], "date"),
+        ("小区名", ["阳光花园", "锦绣城"], "text"),
+        ("価格", ["¥3,980", "¥12,800"], "price"),
+        ("평점", ["4.5", "3.8"], "rating"),
+    ],
+)  # fmt: skip
+def test_rating_ish_and_count_ish_names_meet_their_values(name, values, expected):
+    assert column_type(name, values) == expected
+
+
+def test_a_rating_column_of_ten_point_scores_holds_out_of_range_values():
+    assert column_type("rate", ["9.7", "9.6"]) == "rating"
+    assert check_value("rating", "9.7") == "out of range"
+    assert check_value("rating", "9.7/10") == ""
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("Le ministre a dénoncé ce qu'il appelle un «\u00a0", "truncated"),
+        ("Streit um Tempolimit: »Wir", "truncated"),
+        ("Die Kanzlerin sprach von einer „", "truncated"),
+        ("Cast: Daniel Brühl, Nina Hoss  &nb", "markup residue"),
+        ("Fish &amp", "markup residue"),
+    ],
+)
+def test_values_cut_off_mid_quote_or_mid_entity_are_rejected(value, reason):
+    assert check_value("text", value) == reason
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Il parle d'un «\u00a0coup d\u2019État\u00a0» contre la loi",
+        "Streit um »Tempolimit« geht weiter",
+        "Lockerungen bei Schulen: »Gefährliche Scheinsicherheit«",
+        "und es wurde grün«",
+        "Die „Ampel“ streitet",
+        "AT&T",
+        "Q&A",
+        "R&B classics",
+        "Tom & Jerry",
+    ],
+)
+def test_closed_quotes_and_ampersands_stay_valid(value):
+    assert check_value("text", value) == ""
