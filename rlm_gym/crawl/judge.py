@@ -11,6 +11,9 @@ still be wrong in its column. Three column-context rules follow the real-data la
 - **page-wide value**: one value on every distinct item (at least ``PAGE_WIDE_MIN_ITEMS``) of a
   field whose name means item-specific content (title, name, tags, body, review, link), while
   other fields vary: the selector was not scoped to the item;
+- **a sentence as a name**: a field whose name means a person (author, byline, user,
+  customer, reviewer) holding a text of ``NAME_MAX_WORDS`` words or more — a related headline
+  or a "share your story" prompt caught by the author selector: a name is not a sentence;
 - **section heading** (article listings of at least ``PAGE_WIDE_MIN_ITEMS`` distinct items
   whose headline column is mostly sentences): a headline of one or two words ("News Feed",
   "Polling") among headlines of ``HEADLINE_SENTENCE_WORDS`` words or more is a page's section
@@ -46,6 +49,8 @@ __all__ = [
     "SHIFTED_COLUMN",
     "PAGE_WIDE_VALUE",
     "SECTION_HEADING",
+    "NOT_A_NAME",
+    "NAME_MAX_WORDS",
     "UNUSABLE_REASONS",
     "PAGE_WIDE_MIN_ITEMS",
     "HEADLINE_MIN_WORDS",
@@ -62,6 +67,7 @@ HEADER_ROW = "header row"
 SHIFTED_COLUMN = "shifted column"
 PAGE_WIDE_VALUE = "page-wide value"
 SECTION_HEADING = "section heading"
+NOT_A_NAME = "not a name"
 
 UNUSABLE_REASONS = frozenset(
     {
@@ -82,11 +88,13 @@ invalid: completeness counts the values that are neither."""
 
 PAGE_WIDE_MIN_ITEMS = 5
 HEADLINE_MIN_WORDS = 3
+NAME_MAX_WORDS = 10
 HEADLINE_SENTENCE_WORDS = 5
 HEADLINE_SENTENCE_SHARE = 0.25
 
 _SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
 _HEADLINE_ROLES = frozenset({"title", "headline"})
+_PERSON_ROLES = frozenset({"author", "person"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
 
 _ITEM_CONTENT = frozenset(
@@ -232,7 +240,12 @@ def _is_short_headline(value: str) -> bool:
 
 
 def _value_judge(
-    kind: str, shift: bool, page_wide: bool, headline: bool, header_names: frozenset[str]
+    kind: str,
+    shift: bool,
+    page_wide: bool,
+    headline: bool,
+    person: bool,
+    header_names: frozenset[str],
 ) -> Callable[[Any], str]:
     """The judge of one column's values: its type's check, then the column context."""
     if page_wide:
@@ -254,6 +267,8 @@ def _value_judge(
             return SHIFTED_COLUMN
         if headline and _is_short_headline(value):
             return SECTION_HEADING
+        if person and len(value.split()) >= NAME_MAX_WORDS:
+            return NOT_A_NAME
         return ""
 
     return judge
@@ -319,7 +334,8 @@ def judge_items(
         shift = kind == "text" and bool(roles & _SHIFT_ROLES)
         headline = article and kind == "text" and bool(roles & _HEADLINE_ROLES)
         headline = headline and "body" not in roles and _is_headline_column(values)
-        judge = _value_judge(kind, shift, page_wide, headline, header_names)
+        person = kind == "text" and bool(roles & _PERSON_ROLES)
+        judge = _value_judge(kind, shift, page_wide, headline, person, header_names)
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
         if not all_dicts:
             judged = iter(verdicts)

@@ -73,7 +73,7 @@ FIELD_ROLES: dict[str, frozenset[str]] = {
         "body": "body content contents text article description descriptions summary resume "
         "résumé excerpt teaser lead isi contenido contenu inhalt tresc treść descripcion "
         "descripción texto texte текст описание",
-        "author": "author authors autor auteur autore writer byline автор verfasser",
+        "author": "author authors auth autor auteur autore writer byline автор verfasser",
         "person": "reviewer user username customer guest member buyer",
         "published": "published publish pubdate posted",
         "review": "review reviews comment comments feedback testimonial testimonials opinion "

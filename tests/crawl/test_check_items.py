@@ -133,3 +133,20 @@ def test_headlines_in_scripts_without_spaces_are_not_section_headings():
         "選挙",
     ]
     assert all(v["title"] == (True, "") for v in check_items(_articles(titles)))
+
+
+def test_a_sentence_in_an_author_field_is_not_a_name():
+    data = [
+        {"title": "Giá vàng hôm nay tăng mạnh", "author": "Nguyễn Văn A"},
+        {"title": "Bão số 3 đổ bộ miền Trung", "author": "By Jane Doe and John Roe, Staff"},
+        {
+            "title": "Thủ tướng thăm Nhật Bản",
+            "author": ">> Chia sẻ bài viết của bạn cho trang Ý kiến tại đây.",
+        },
+    ]
+    verdicts = check_items(_result(data, ["title", "author"]))
+    assert [verdict["author"] for verdict in verdicts] == [
+        (True, ""),
+        (True, ""),
+        (False, "not a name"),
+    ]
