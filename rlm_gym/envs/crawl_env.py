@@ -19,7 +19,7 @@ Example:
     >>> env = CrawlEnv(pattern_types=["product_list"])
     >>> obs, info = env.reset(seed=7)
     >>> obs.shape, env.action_masks().tolist()[:3]
-    ((57,), [True, True, False])
+    ((58,), [True, True, False])
     >>> obs, reward, terminated, truncated, info = env.step(env.ACTIONS.index("stop"))
     >>> terminated, info["action"]["action"], info["action_result"].action_type
     (True, 'final', 'final')
@@ -79,7 +79,7 @@ from rlm_gym.envs.dynamics import (
     site_model,
     transitions,
 )
-from rlm_gym.envs.items import POOL_SIZE, build_items
+from rlm_gym.envs.items import build_items
 from rlm_gym.envs.observation import (
     INDEX,
     MEMORY_METHODS,
@@ -97,7 +97,7 @@ from rlm_gym.envs.profiles import (
     check_overrides,
     sample_profile,
 )
-from rlm_gym.envs.scoring import crawl_success, item_blocks, scorer_for
+from rlm_gym.envs.scoring import item_blocks, pages_collected, scorer_for, succeeded
 from rlm_gym.policies import ActionResult
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
@@ -247,7 +247,6 @@ class CrawlEnv(gym.Env):
         self.state = initial_state()
         self._obs[:] = probe_observation(profile, rng) + _INITIAL_PROGRESS
         self._uniforms = rng.random(64).tolist()
-        self._item_offset = int(self._uniforms[0] * POOL_SIZE)
         self._next_uniform = 1
         self._errors = []
         self._requests = 0
@@ -257,6 +256,8 @@ class CrawlEnv(gym.Env):
         self._last_error = E_NONE
         self._items_vs_target = 0.0
         self._item_quality = 0.0
+        self._duplicate_rows = 0.0
+        self._pages_seen = 0.0
         self._text_ratio = 0.0
         self._shell_ratio = text_ratio(profile, 0.0)
         self._status = f"reset | {profile.pattern_type} on {profile.domain}"
@@ -359,9 +360,9 @@ class CrawlEnv(gym.Env):
     def _stop_now(self) -> tuple[Any, float, bool, float]:
         """Item blocks, pages, success and elapsed ms if the crawl stopped in this state."""
         state = self.state
-        pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
         blocks = item_blocks(self.model, state)
-        return blocks, pages, crawl_success(self.model, state), state[S_TIME]
+        success = succeeded(self.model, state, blocks)
+        return blocks, pages_collected(state), success, state[S_TIME]
 
     def crawl_result(self) -> tuple[dict[str, Any], float]:
         """The crawl result of the current state (SPEC §5 shape) and its crawl score."""
@@ -369,7 +370,7 @@ class CrawlEnv(gym.Env):
         blocks, pages, success, time_ms = self._stop_now()
         result = {
             "success": success,
-            "data": build_items(profile.pattern_type, blocks, self._item_offset),
+            "data": build_items(profile.pattern_type, blocks),
             "navigation_result": {"pages_collected": pages, "strategy_used": self._strategy()},
             "execution_time_ms": float(time_ms),
             "errors": list(self._errors),
@@ -464,20 +465,22 @@ class CrawlEnv(gym.Env):
         kind, success, error_code, duration, _, _ = event
         if success:
             if kind == K_EXTRACT:
-                items, valid = item_counts(self.model, state)
+                items, valid, duplicates = item_counts(self.model, state)
                 self._items_vs_target = min(2.0, valid / profile.target_items)
-                self._item_quality = valid / items
+                self._item_quality = valid / items if items else 0.0
+                self._duplicate_rows = duplicates / (items + duplicates)
+                self._pages_seen = min(3.0, pages_collected(state) / 10.0)
             elif kind == K_FETCH:
                 self._text_ratio = self._shell_ratio if action == FETCH_HTTP else 0.3
         phase = state[S_PHASE]
-        pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
         self._obs[_PROGRESS] = (
             phase == FETCH,
             phase == EXTRACT,
             phase == PAGINATE,
-            min(3.0, pages / 10.0),
+            self._pages_seen,
             self._items_vs_target,
             self._item_quality,
+            self._duplicate_rows,
             min(1.0, len(self._errors) / 5.0),
             min(2.0, state[S_TIME] / profile.time_budget_ms),
             min(4.0, duration / 10_000.0),
@@ -532,7 +535,7 @@ class CrawlEnv(gym.Env):
 
     def _status_line(self, name: str, success: bool, error: str | None) -> str:
         state = self.state
-        _, valid = item_counts(self.model, state)
+        _, valid, _ = item_counts(self.model, state)
         verdict = "ok" if success else f"FAILED ({error})" if error else "FAILED"
         return (
             f"step {state[S_STEPS]:2d} | {name:17s} | {verdict} | "

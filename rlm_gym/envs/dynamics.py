@@ -88,7 +88,11 @@ K_FETCH, K_EXTRACT, K_PAGINATE, K_WAIT, K_FINAL = range(5)
     S_FETCHED,
     S_STEPS,
     S_END,
-) = range(12)
+    S_DUP_CSS,
+    S_DUP_HEURISTIC,
+    S_DUP_LLM,
+    S_RESERVED,
+) = range(16)
 # How the current page was fetched (S_FETCHED).
 NOT_FETCHED, BY_HTTP, BY_HEADLESS = range(3)
 # Why the episode ended (S_END).
@@ -159,26 +163,29 @@ BLOCK_RATE: tuple[tuple[float, float], ...] = ((0.0, 0.0), (0.0, 0.0), (0.95, 0.
 JITTER: tuple[tuple[float, float], ...] = ((0.5, 0.6703), (0.5, 1.4918))
 
 EXTRACTORS: tuple[str, ...] = ("css", "heuristic", "llm")
-# Per extractor: (recall, defective share) on (regular markup, irregular) x (JSON-LD, none),
-# and the kind of defect its bad items carry.
-EXTRACTION_QUALITY: dict[str, dict[tuple[bool, bool], tuple[float, float]]] = {
+# Per extractor, on (regular markup?, JSON-LD?): (recall, sporadic defect share, systematic
+# break). A systematic break damages one field of every row (``items.BREAKS``): CSS selectors
+# on irregular markup grab the wrong column; heuristics without JSON-LD on irregular markup
+# read the field from page text. Sporadic shares stay below the 20 % defect threshold
+# (rows are floored), so only the breaks and duplicate rows become systematic defects.
+EXTRACTION_QUALITY: dict[str, dict[tuple[bool, bool], tuple[float, float, bool]]] = {
     "css": {
-        (True, True): (1.0, 0.0),
-        (True, False): (1.0, 0.0),
-        (False, True): (0.75, 0.6),
-        (False, False): (0.75, 0.6),
+        (True, True): (1.0, 0.0, False),
+        (True, False): (1.0, 0.0, False),
+        (False, True): (0.75, 0.0, True),
+        (False, False): (0.75, 0.0, True),
     },
     "heuristic": {
-        (True, True): (1.0, 0.05),
-        (True, False): (0.9, 0.45),
-        (False, True): (1.0, 0.05),
-        (False, False): (0.9, 0.45),
+        (True, True): (1.0, 0.05, False),
+        (True, False): (0.9, 0.15, False),
+        (False, True): (1.0, 0.05, False),
+        (False, False): (0.9, 0.15, True),
     },
     "llm": {
-        (True, True): (1.0, 0.15),
-        (True, False): (1.0, 0.15),
-        (False, True): (1.0, 0.15),
-        (False, False): (1.0, 0.15),
+        (True, True): (1.0, 0.15, False),
+        (True, False): (1.0, 0.15, False),
+        (False, True): (1.0, 0.15, False),
+        (False, False): (1.0, 0.15, False),
     },
 }
 DEFECT_KIND: dict[str, str] = {"css": "missing", "heuristic": "placeholder", "llm": "malformed"}
@@ -207,6 +214,7 @@ class SiteModel(NamedTuple):
     block_rate: tuple[float, float]
     per_page: tuple[int, int, int]
     defect_share: tuple[float, float, float]
+    broken: tuple[bool, bool, bool]
     extract_ms: tuple[int, int, int]
     extract_tokens: tuple[int, int, int]
     error_cap: int
@@ -243,12 +251,15 @@ def site_model(profile: SiteProfile, max_steps: int, scorer: Any = None) -> Site
 
 @cache
 def _extraction_numbers(regular_markup: bool, json_ld: bool, items_per_page: int) -> tuple:
-    """``(per_page, defect_share, extract_ms, extract_tokens)`` of a site; few distinct inputs."""
+    """``(per_page, defect_share, broken, extract_ms, extract_tokens)`` of a site; few distinct
+    inputs."""
     key = (regular_markup, json_ld)
     per_page = []
     defects = []
+    broken = []
     for name in EXTRACTORS:
-        recall, defective = EXTRACTION_QUALITY[name][key]
+        recall, defective, breaks = EXTRACTION_QUALITY[name][key]
+        broken.append(breaks)
         count = max(1, int(recall * items_per_page + 0.5))
         if name == "llm":
             count = min(count, int(COSTS["llm_item_cap"]))
@@ -264,6 +275,7 @@ def _extraction_numbers(regular_markup: bool, json_ld: bool, items_per_page: int
     return (
         tuple(per_page),
         tuple(defects),
+        tuple(broken),
         (int(COSTS["css_ms"]), int(COSTS["heuristic_ms"]), _grid(llm_ms)),
         (0, 0, int(llm_tokens)),
     )
@@ -271,7 +283,7 @@ def _extraction_numbers(regular_markup: bool, json_ld: bool, items_per_page: int
 
 def initial_state() -> tuple[int, ...]:
     """The state at the start of an episode: nothing fetched, no time spent."""
-    return (FETCH, 0, 0, 0, 0, 0, 0, 0, 0, NOT_FETCHED, 0, RUNNING)
+    return (FETCH, 0, 0, 0, 0, 0, 0, 0, 0, NOT_FETCHED, 0, RUNNING, 0, 0, 0, 0)
 
 
 def valid_actions(state: tuple[int, ...]) -> list[int]:
@@ -280,17 +292,23 @@ def valid_actions(state: tuple[int, ...]) -> list[int]:
     return [a for a in range(10) if phase in VALID_PHASES[a]]
 
 
-def item_counts(model: SiteModel, state: tuple[int, ...]) -> tuple[int, int]:
-    """``(items, valid_items)`` collected so far: deterministic in the pages per extractor."""
+def item_counts(model: SiteModel, state: tuple[int, ...]) -> tuple[int, int, int]:
+    """``(items, valid_items, duplicate_rows)`` so far: items are the new (distinct) rows;
+    valid ones have every field right (no sporadic defect, no systematic break); duplicate rows
+    come from re-served pages. Deterministic in the pages per extractor."""
     items = 0
     valid = 0
+    duplicates = 0
     for index in range(3):
         pages = state[S_CSS + index]
         if pages:
             count = pages * model.per_page[index]
             items += count
-            valid += count - int(count * model.defect_share[index] + 0.5)
-    return items, valid
+            if not model.broken[index]:
+                valid += count - int(count * model.defect_share[index])
+        if state[S_DUP_CSS + index]:
+            duplicates += state[S_DUP_CSS + index] * model.per_page[index]
+    return items, valid, duplicates
 
 
 def _grid(ms: float) -> int:
@@ -381,7 +399,9 @@ def _extract(model: SiteModel, state: tuple[int, ...], index: int) -> list:
     if state[S_FETCHED] == BY_HTTP and model.profile.rendering == 2:
         event = (K_EXTRACT, False, E_EMPTY_SHELL, duration, tokens, 0)
         return [(1.0, _advance(model, state, {}, duration, True), event)]
-    changes = {S_PHASE: PAGINATE, S_CSS + index: state[S_CSS + index] + 1}
+    # A re-served page 1 yields its rows again: duplicates, not new pages of items.
+    slot = (S_DUP_CSS if state[S_RESERVED] else S_CSS) + index
+    changes = {S_PHASE: PAGINATE, slot: state[slot] + 1}
     event = (K_EXTRACT, True, E_NONE, duration, tokens, model.per_page[index])
     return [(1.0, _advance(model, state, changes, duration, False), event)]
 
@@ -401,7 +421,7 @@ def _browser_paginate(model: SiteModel, state: tuple[int, ...], wait_ms: float) 
         next_state, event = _refusal(model, state, changes, E_429, int(COSTS["rate_limited_ms"]))
         return [(1.0, next_state, (K_PAGINATE, *event[1:]))]
     outcomes = []
-    changes = {S_PHASE: EXTRACT, S_PRESSURE: 1 if model.rate_limited else 0}
+    changes = {S_PHASE: EXTRACT, S_PRESSURE: 1 if model.rate_limited else 0, S_RESERVED: 0}
     for weight, factor in JITTER:
         duration = _grid(wait_ms * factor)
         event = (K_PAGINATE, True, E_NONE, duration, 0, 0)
@@ -416,11 +436,13 @@ def _paginate(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     if pages >= model.profile.total_pages:
         return _fail(model, state, K_PAGINATE, E_LAST_PAGE, navigate_ms)
     if action == URL_NAVIGATION:
-        if pagination in (1, 2) or (pagination in (3, 4) and model.profile.url_replayable):
-            changes = {S_PHASE: FETCH, S_FETCHED: NOT_FETCHED}
-            event = (K_PAGINATE, True, E_NONE, navigate_ms, 0, 0)
-            return [(1.0, _advance(model, state, changes, navigate_ms, False), event)]
-        return _fail(model, state, K_PAGINATE, E_NO_URL, navigate_ms)
+        # ``?page=N`` works on numbered pagination and where next / load-more / scroll pages
+        # have a replayable URL; elsewhere the server ignores the parameter and re-serves page 1
+        # (a silent success: the scraper only sees it in the rows it writes twice).
+        reserved = 0 if pagination == 1 or model.profile.url_replayable else 1
+        changes = {S_PHASE: FETCH, S_FETCHED: NOT_FETCHED, S_RESERVED: reserved}
+        event = (K_PAGINATE, True, E_NONE, navigate_ms, 0, 0)
+        return [(1.0, _advance(model, state, changes, navigate_ms, False), event)]
     if state[S_FETCHED] != BY_HEADLESS:
         return _fail(model, state, K_PAGINATE, E_NO_BROWSER, navigate_ms)
     if action == JAVASCRIPT_CLICK:

@@ -31,6 +31,7 @@ __all__ = [
     "PROBE_SIGNALS",
     "MEMORY_METHODS",
     "probe_observation",
+    "observation_table",
 ]
 
 # The fetch, extract and paginate methods whose failures the observation remembers.
@@ -57,9 +58,18 @@ OBSERVATION_FIELDS: tuple[tuple[str, str, float], ...] = (
     ("phase_fetch", "1 in the fetch phase (a page must be fetched)", 1.0),
     ("phase_extract", "1 in the extract phase (a fetched page awaits extraction)", 1.0),
     ("phase_paginate", "1 in the paginate phase (the page is extracted)", 1.0),
-    ("pages_collected", "pages extracted / 10", 3.0),
-    ("items_vs_target", "valid items / the job's target (capped at 2)", 2.0),
-    ("item_quality", "share of extracted items that pass validation (0 before any)", 1.0),
+    ("pages_collected", "pages extracted (re-served ones included) / 10", 3.0),
+    ("items_vs_target", "distinct valid items / the job's target (capped at 2)", 2.0),
+    (
+        "item_quality",
+        "share of the new items with every field valid (0 before any extraction)",
+        1.0,
+    ),
+    (
+        "duplicate_rows",
+        "share of extracted rows that repeat a re-served page's rows (0 before any)",
+        1.0,
+    ),
     ("errors", "errors so far / 5 (capped at 1)", 1.0),
     ("elapsed", "elapsed time / the time budget (capped at 2)", 2.0),
     ("last_latency", "last step's duration / 10 s (capped at 4)", 4.0),
@@ -179,3 +189,16 @@ def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> list[fl
     obs[_LATENCY] = min(4.0, latency)
     obs[_TIME_BUDGET] = min(2.0, profile.time_budget_ms / 120_000.0)
     return obs
+
+
+def observation_table() -> str:
+    """The README's observation table (Markdown), one row per entry of ``OBSERVATION_FIELDS``.
+
+    Example:
+        >>> print(observation_table().splitlines()[2])
+        | 0 | `type_article_extraction` | 1 if the job's pattern type is article_extraction | 1 |
+    """
+    rows = ["| index | name | meaning | bound (low 0) |", "|---|---|---|---|"]
+    for index, (name, meaning, upper) in enumerate(OBSERVATION_FIELDS):
+        rows.append(f"| {index} | `{name}` | {meaning} | {upper:g} |")
+    return "\n".join(rows)

@@ -125,8 +125,9 @@ class SiteProfile(NamedTuple):
         json_ld: Whether the pages carry JSON-LD structured data.
         click_overlay: Whether an overlay (cookie banner, modal) intercepts JavaScript clicks on
             link pagination (numbered or next links); load-more buttons are not covered.
-        url_replayable: Whether load-more / infinite-scroll pagination is backed by a plain
-            URL (an href or a replayable XHR endpoint) that URL navigation can drive.
+        url_replayable: Whether next-link, load-more or infinite-scroll pages are backed by a
+            plain URL (an href or a replayable XHR endpoint) that URL navigation can drive;
+            without one the server ignores ``?page=N`` and re-serves page 1 (duplicate rows).
         items_per_page: Items shown per page (1 on record types).
         total_pages: Pages the site has (1 for single-page sites).
         target_items: Valid items the job asks for (crawl success needs them).

@@ -6,9 +6,9 @@ in a built-in 3 x 5 pixel font:
 - the phase (fetch / extract / paginate; at the end, the end reason: green when the crawl
   succeeded, red when it did not),
 - ``PAGES``: one square per page of the site, filled for the pages extracted, coloured by
-  extractor (CSS blue, heuristics violet, LLM orange),
+  extractor (CSS blue, heuristics violet, LLM orange), re-served pages (duplicate rows) amber,
 - ``ITEMS``: valid items against the job's target (the white tick; the bar holds 2 x target),
-- ``QUAL``: share of extracted items that pass validation (green) and that do not (red),
+- ``QUAL``: share of new items with every field valid (green) and not (red),
 - ``ERR``: one red block per error,
 - ``TIME``: elapsed time against the job's budget (red once past it),
 - ``STEP``: steps against the step budget,
@@ -204,9 +204,11 @@ def draw_frame(env: CrawlEnv) -> np.ndarray:
     colours = []
     for index in range(3):
         colours += [EXTRACTOR_COLOURS[index]] * state[dyn.S_CSS + index]
+    for index in range(3):
+        colours += [AMBER] * state[dyn.S_DUP_CSS + index]
     _blocks(frame, y, colours, max(profile.total_pages, len(colours)))
 
-    items, valid = dyn.item_counts(env.model, state)
+    items, valid, _ = dyn.item_counts(env.model, state)
     target = profile.target_items
     y = next(rows)
     draw_text(frame, _LABEL_X, y, "ITEMS")

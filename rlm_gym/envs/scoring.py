@@ -12,9 +12,9 @@ A ``Scorer`` holds the caches of one reward config (``CrawlEnv(reward_config=...
 
 Example:
     >>> from rlm_gym.crawl import crawl_reward
-    >>> blocks = ((2, 12, 1),)
+    >>> blocks = ((2, 12, 1, 0, 1, False),)
     >>> score = terminal_score("product_list", blocks, True, 1, 4_000, 0)
-    >>> result = {"success": True, "data": build_items("product_list", blocks, 5),
+    >>> result = {"success": True, "data": build_items("product_list", blocks),
     ...           "navigation_result": {"pages_collected": 1, "strategy_used": "x"},
     ...           "execution_time_ms": 4_000.0, "errors": [],
     ...           "extraction_schema": {"required": list(SCHEMAS["product_list"])},
@@ -42,12 +42,16 @@ __all__ = [
     "state_score",
     "item_blocks",
     "crawl_success",
+    "pages_collected",
+    "succeeded",
 ]
 
 # Cache sizes: a cache that outgrows its bound is cleared (cheaper per hit than an LRU).
 _CONTENT_CACHE = 1 << 16
 _EFFICIENCY_CACHE = 1 << 18
 _DEFAULT_ERROR_STEP = 0.25
+# ``(extractor, per_page, pages, duplicate_pages, defective rows, broken)``: see ``item_blocks``.
+Block = tuple[int, int, int, int, int, bool]
 
 
 class Scorer:
@@ -90,7 +94,7 @@ class Scorer:
         self._efficiency_at = 0
 
     def content(
-        self, pattern_type: str, blocks: tuple[tuple[int, int, int], ...], success: bool
+        self, pattern_type: str, blocks: tuple[Block, ...], success: bool
     ) -> tuple[float, tuple[float, ...]]:
         """The item-dependent components: their sum up to ``efficiency``, and those after it.
 
@@ -103,7 +107,7 @@ class Scorer:
             return found
         result = {
             "success": success,
-            "data": build_items(pattern_type, blocks, 0),
+            "data": build_items(pattern_type, blocks),
             "extraction_schema": {"required": list(SCHEMAS[pattern_type])},
             "pattern_type": pattern_type,
         }
@@ -142,7 +146,7 @@ class Scorer:
     def score(
         self,
         pattern_type: str,
-        blocks: tuple[tuple[int, int, int], ...],
+        blocks: tuple[Block, ...],
         success: bool,
         pages: int,
         execution_time_ms: int,
@@ -187,7 +191,7 @@ def scorer_for(config: Mapping[str, Any] | None = None) -> Scorer:
 
 def terminal_score(
     pattern_type: str,
-    blocks: tuple[tuple[int, int, int], ...],
+    blocks: tuple[Block, ...],
     success: bool,
     pages: int,
     execution_time_ms: int,
@@ -203,41 +207,58 @@ def terminal_score(
     )
 
 
-def item_blocks(model: dyn.SiteModel, state: tuple[int, ...]) -> tuple[tuple[int, int, int], ...]:
-    """``(extractor, items, defective items)`` per extractor used in ``state``."""
+def item_blocks(model: dyn.SiteModel, state: tuple[int, ...]) -> tuple[Block, ...]:
+    """``(extractor, per_page, pages, duplicate_pages, defective rows, broken)`` per extractor
+    used in ``state`` (``rlm_gym.envs.items.build_items``'s blocks)."""
     blocks = []
     for index in range(3):
         pages = state[dyn.S_CSS + index]
-        if pages:
-            count = pages * model.per_page[index]
-            blocks.append((index, count, int(count * model.defect_share[index] + 0.5)))
+        duplicates = state[dyn.S_DUP_CSS + index]
+        if pages or duplicates:
+            per_page = model.per_page[index]
+            defective = int(pages * per_page * model.defect_share[index])
+            blocks.append((index, per_page, pages, duplicates, defective, model.broken[index]))
     return tuple(blocks)
+
+
+def pages_collected(state: tuple[int, ...]) -> int:
+    """Pages extracted in ``state``, re-served ones included (the scraper counts them)."""
+    return (
+        state[dyn.S_CSS]
+        + state[dyn.S_HEURISTIC]
+        + state[dyn.S_LLM]
+        + state[dyn.S_DUP_CSS]
+        + state[dyn.S_DUP_HEURISTIC]
+        + state[dyn.S_DUP_LLM]
+    )
 
 
 def crawl_success(model: dyn.SiteModel, state: tuple[int, ...]) -> bool:
     """The crawl succeeded: not banned or out of time, and the job's valid-item target met."""
-    return _succeeded(model, state, item_blocks(model, state))
+    return succeeded(model, state, item_blocks(model, state))
 
 
-def _succeeded(
-    model: dyn.SiteModel, state: tuple[int, ...], blocks: tuple[tuple[int, int, int], ...]
-) -> bool:
-    """``crawl_success`` given the state's item blocks (valid items = items - defective)."""
+def succeeded(model: dyn.SiteModel, state: tuple[int, ...], blocks: tuple[Block, ...]) -> bool:
+    """``crawl_success`` given the state's item blocks: enough distinct rows with every field
+    right (not defective, not broken; re-served rows add nothing)."""
     if state[dyn.S_END] in (dyn.BLOCKED, dyn.OVER_BUDGET):
         return False
-    valid = sum(count - defective for _, count, defective in blocks)
+    valid = 0
+    for _, per_page, pages, _, defective, broken in blocks:
+        if not broken:
+            valid += pages * per_page - defective
     return valid >= model.profile.target_items
 
 
 def state_score(model: dyn.SiteModel, state: tuple[int, ...]) -> float:
     """The crawl score of ending the crawl in ``state`` (what the env's last step returns),
     under the reward config of ``model.scorer``."""
-    pages = state[dyn.S_CSS] + state[dyn.S_HEURISTIC] + state[dyn.S_LLM]
+    pages = pages_collected(state)
     blocks = item_blocks(model, state)
     return model.scorer.score(
         model.profile.pattern_type,
         blocks,
-        _succeeded(model, state, blocks),
+        succeeded(model, state, blocks),
         pages,
         state[dyn.S_TIME],
         state[dyn.S_ERROR],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rlm_gym.crawl import crawl_reward
 from rlm_gym.envs import BEST_FIXED_STRATEGY, FIXED_STRATEGIES, CrawlEnv, Oracle
 from rlm_gym.envs import dynamics as dyn
 
@@ -96,3 +97,43 @@ def test_oracle_stops_when_no_progress_is_possible():
     values = Oracle().strategy_values(env.model, env.state)
     assert max(values.values()) >= 0.15
     assert dyn.ACTIONS[env.oracle_action()] in ("stop", "fetch_http", "fetch_headless")
+
+
+@pytest.mark.parametrize("config", [None, {"efficiency_errors": "graded"}])
+@pytest.mark.parametrize("policy", ["random_action", "heuristic_action", "oracle_action"])
+def test_env_score_equals_crawl_reward_of_its_own_result(policy, config):
+    """The env's cached score is exactly ``crawl_reward`` of the crawl result it returns."""
+    env = CrawlEnv(reward_config=config)
+    defects = 0
+    # The oracle solves every site exactly (slow under graded errors): fewer sites.
+    for seed in range(25 if policy == "oracle_action" else 60):
+        env.reset(seed=seed)
+        while True:
+            if env.state[dyn.S_STEPS] % 3 == 0:
+                assert env.potential() == crawl_reward(env.crawl_result()[0], config=config).value
+            _, reward, terminated, _, info = env.step(getattr(env, policy)())
+            if terminated:
+                break
+        signal = crawl_reward(info["action_result"].metadata["crawl_result"], config=config)
+        assert reward == signal.value, (policy, seed)
+        defects += bool(signal.details["defects"])
+    if policy == "random_action":
+        assert defects > 0, "random crawls should meet systematic defects"
+
+
+def test_graded_errors_change_scores_and_the_oracle_plans_for_them():
+    graded = CrawlEnv(reward_config={"efficiency_errors": "graded"})
+    default = CrawlEnv()
+    assert graded.model is None and graded._scorer.error_cap == 4
+    differs = 0
+    for seed in range(40):
+        scores = []
+        for env in (default, graded):
+            env.reset(seed=seed)
+            while True:
+                _, reward, terminated, _, _ = env.step(env.random_action())
+                if terminated:
+                    scores.append(reward)
+                    break
+        differs += scores[0] != scores[1]
+    assert differs > 5

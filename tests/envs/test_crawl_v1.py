@@ -81,7 +81,7 @@ def test_every_episode_end_is_terminated_and_never_truncated(policy):
 def test_observation_fields_are_documented_and_bound_the_space():
     env = CrawlEnv()
     names = [name for name, _, _ in OBSERVATION_FIELDS]
-    assert len(names) == len(set(names)) == env.observation_space.shape[0] == 57
+    assert len(names) == len(set(names)) == env.observation_space.shape[0] == 58
     for name, meaning, upper in OBSERVATION_FIELDS:
         assert meaning and upper > 0, name
     assert env.observation_space.high.tolist() == [upper for _, _, upper in OBSERVATION_FIELDS]

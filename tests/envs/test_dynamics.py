@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rlm_gym.crawl import crawl_reward
 from rlm_gym.envs import SCHEMAS
 from rlm_gym.envs import dynamics as dyn
-from rlm_gym.envs.items import build_items, defective_copy
+from rlm_gym.envs.items import BREAKS, build_items, defective_copy, entity
 from rlm_gym.envs.profiles import PATTERN_TYPES, sample_profile
 from rlm_gym.envs.scoring import terminal_score
 
@@ -44,50 +45,117 @@ def test_client_only_page_over_http_is_an_empty_shell():
     assert event[2] == dyn.E_EMPTY_SHELL
 
 
-def test_every_defect_fails_validation():
+def _score(pattern_type, items):
+    return crawl_reward(
+        {
+            "success": True,
+            "data": items,
+            "extraction_schema": {"required": list(SCHEMAS[pattern_type])},
+            "pattern_type": pattern_type,
+        }
+    )
+
+
+@pytest.mark.parametrize("pattern_type", PATTERN_TYPES)
+def test_clean_rows_are_distinct_and_fully_valid(pattern_type):
+    items = build_items(pattern_type, ((0, 50, 6, 0, 0, False),))
+    signal = _score(pattern_type, items)
+    assert signal.details["distinct_items"] == len(items) == 300
+    assert signal.details["validation"] == 1.0 and signal.details["valid_share"] == 1.0
+    assert signal.details["defects"] == []
+
+
+@pytest.mark.parametrize("pattern_type", PATTERN_TYPES)
+@pytest.mark.parametrize("extractor", [0, 1, 2])
+def test_sporadic_defects_lower_validation_but_never_become_systematic(pattern_type, extractor):
+    share = {0: 0.15, 1: 0.15, 2: 0.15}[extractor]
+    for rows in (5, 7, 12, 20, 33, 48, 96):
+        defective = int(rows * share)
+        items = build_items(pattern_type, ((extractor, rows, 1, 0, defective, False),))
+        signal = _score(pattern_type, items)
+        assert signal.details["defects"] == [], (rows, signal.details["defects"])
+        assert signal.details["distinct_items"] == rows
+        if defective:
+            assert signal.details["validation"] < 1.0
+
+
+@pytest.mark.parametrize("pattern_type", PATTERN_TYPES)
+@pytest.mark.parametrize("extractor", [0, 1])
+def test_a_systematic_break_is_one_defect_on_its_field(pattern_type, extractor):
+    field, _ = BREAKS[("css", "heuristic")[extractor]][pattern_type]
+    items = build_items(pattern_type, ((extractor, 12, 2, 0, 0, True),))
+    signal = _score(pattern_type, items)
+    assert len(signal.details["defects"]) == 1
+    assert signal.details["defects"][0].startswith(f"{field}: 100% of 24")
+    assert signal.components["defects"] == -0.15
+    assert signal.details["valid_share"] < 0.95  # never "excellent"
+
+
+@pytest.mark.parametrize("pattern_type", PATTERN_TYPES)
+def test_re_served_pages_repeat_rows_exactly(pattern_type):
+    items = build_items(pattern_type, ((2, 10, 2, 1, 3, False),))
+    assert len(items) == 30 and items[20:] == items[:10]
+    signal = _score(pattern_type, items)
+    assert signal.details["distinct_items"] == 20
+    assert signal.details["defects"] == [
+        "duplicate rows: 10 of 30 rows (33%) repeat another row exactly"
+    ]
+
+
+def test_entities_are_distinct_across_blocks_and_stable():
+    blocks = ((0, 12, 2, 0, 0, False), (1, 11, 1, 0, 1, False), (2, 12, 3, 0, 5, False))
     for pattern_type in PATTERN_TYPES:
-        fields = SCHEMAS[pattern_type]
-        for extractor in range(3):
-            items = build_items(pattern_type, ((extractor, 4, 4),), offset=3)
-            signal = crawl_reward(
-                {"success": True, "data": items, "extraction_schema": {"required": list(fields)}}
-            )
-            assert signal.details["validation"] < 1.0, (pattern_type, extractor)
-        clean = build_items(pattern_type, ((0, 64, 0),), offset=0)
-        signal = crawl_reward(
-            {"success": True, "data": clean, "extraction_schema": {"required": list(fields)}}
-        )
-        assert signal.details["validation"] == 1.0, pattern_type
+        items = build_items(pattern_type, blocks)
+        assert len({repr(sorted(item.items())) for item in items}) == len(items) == 71
+        assert build_items(pattern_type, blocks) == items
+        assert entity(pattern_type, 5) == entity(pattern_type, 5)
 
 
-def test_defective_copy_leaves_the_pool_untouched():
+def test_defective_copy_leaves_the_entity_untouched():
     item = {"a": 1, "b": 2, "c": 3}
-    defective_copy(item, ("a", "b", "c"), "missing")
+    defective_copy(item, ("b", "c"), "missing")
     assert item == {"a": 1, "b": 2, "c": 3}
+    before = dict(entity("product_list", 0))
+    build_items("product_list", ((1, 5, 1, 0, 5, True),))
+    assert entity("product_list", 0) == before
 
 
 @given(
     st.sampled_from(PATTERN_TYPES),
-    st.lists(st.tuples(st.integers(0, 2), st.integers(1, 50), st.integers(0, 50)), max_size=3),
+    st.lists(
+        st.tuples(
+            st.integers(0, 2),
+            st.integers(1, 30),
+            st.integers(0, 4),
+            st.integers(0, 3),
+            st.floats(0.0, 0.2),
+            st.booleans(),
+        ),
+        max_size=3,
+        unique_by=lambda block: block[0],
+    ),
     st.booleans(),
     st.integers(0, 12),
     st.integers(0, 2000).map(lambda t: t * 100),
-    st.booleans(),
-    st.integers(0, 63),
+    st.integers(0, 6),
+    st.sampled_from([None, {"efficiency_errors": "graded"}, {"weights": {"validation": 0.5}}]),
 )
 @settings(max_examples=150, deadline=None)
 def test_terminal_score_equals_crawl_reward(
-    pattern_type, raw_blocks, success, pages, time_ms, has_error, offset
+    pattern_type, raw_blocks, success, pages, time_ms, errors, config
 ):
-    blocks = tuple((e, n, min(d, n)) for e, n, d in raw_blocks)
+    blocks = tuple(
+        (e, per_page, p, d, int(p * per_page * share), broken and e < 2)
+        for e, per_page, p, d, share, broken in sorted(raw_blocks)
+    )
     result = {
         "success": success,
-        "data": build_items(pattern_type, blocks, offset),
+        "data": build_items(pattern_type, blocks),
         "navigation_result": {"pages_collected": pages, "strategy_used": "x"},
         "execution_time_ms": float(time_ms),
-        "errors": ["HTTP 429 Too Many Requests"] if has_error else [],
+        "errors": ["HTTP 429 Too Many Requests"] * errors,
         "extraction_schema": {"required": list(SCHEMAS[pattern_type])},
         "pattern_type": pattern_type,
     }
-    expected = crawl_reward(result).value
-    assert terminal_score(pattern_type, blocks, success, pages, time_ms, has_error) == expected
+    expected = crawl_reward(result, config=config).value
+    assert terminal_score(pattern_type, blocks, success, pages, time_ms, errors, config) == expected
