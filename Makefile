@@ -6,10 +6,17 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 RAY_PY := $(VENV_RAY)/bin/python
 RAY_PIP := $(RAY_PY) -m pip install --quiet --disable-pip-version-check
+VENV_CLIENTS ?= .venv-clients
+CLIENTS_PY := $(VENV_CLIENTS)/bin/python
+CLIENTS_PIP := $(CLIENTS_PY) -m pip install --quiet --disable-pip-version-check
+# The RL libraries tests/clients runs against, at the versions measured to install beside
+# torch 2.13.0 (ray[rllib] 2.60 pins gymnasium==1.2.2, which the project's >=1.0 accepts).
+CLIENT_LIBS := stable-baselines3==2.9.2 rl_zoo3==2.9.2 "ray[rllib]==2.60.0" torchrl==0.14.1 pytest
+
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
 
-.PHONY: demo test lint test-ray bench readme clean
+.PHONY: demo test lint test-ray test-clients bench results readme clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,12 +57,33 @@ $(VENV_RAY)/.installed: pyproject.toml | $(RAY_PY)
 test-ray: $(VENV_RAY)/.installed
 	$(RAY_PY) -m pytest -q tests/training/test_ablation.py -k ray
 
+$(CLIENTS_PY):
+	$(PYTHON) -m venv $(VENV_CLIENTS)
+	$(CLIENTS_PIP) --upgrade pip
+
+# torch first (CPU pin), then everything else under a constraint that keeps it at the pin.
+$(VENV_CLIENTS)/.installed: pyproject.toml | $(CLIENTS_PY)
+	$(CLIENTS_PIP) $(TORCH_PIN)
+	echo "$(TORCH_PIN)" > $(VENV_CLIENTS)/constraints.txt
+	$(CLIENTS_PIP) -c $(VENV_CLIENTS)/constraints.txt -e . $(CLIENT_LIBS)
+	touch $@
+
+# SB3, rl-zoo3, CleanRL's ppo.py idiom, RLlib and TorchRL each train on rlm_gym/Crawl-v1.
+test-clients: $(VENV_CLIENTS)/.installed
+	$(CLIENTS_PY) -m pytest -q tests/clients
+
 bench: $(VENV)/.train-installed
 	$(PY) benchmarks/run_all.py
+
+# The learning studies behind the README's tables (resumable: a re-run continues), then the README.
+results: $(VENV)/.train-installed
+	$(VENV)/bin/rlm-gym study defaults
+	$(VENV)/bin/rlm-gym study ablation
+	$(PY) docs/render_readme.py
 
 # Rewrite the README's generated blocks from the committed JSON files they read.
 readme: $(VENV)/.train-installed
 	$(PY) docs/render_readme.py
 
 clean:
-	rm -rf $(VENV) $(VENV_RAY) runs .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV_RAY) $(VENV_CLIENTS) runs .pytest_cache .hypothesis
