@@ -1,7 +1,11 @@
-"""Baselines of ``rlm_gym/Crawl-v0`` per pattern type: random, heuristic, best fixed, oracle.
+"""Baselines of ``rlm_gym/Crawl-v1`` per pattern type: random, heuristic, best fixed, oracle.
 
 Usage:
-    python benchmarks/crawl_baselines.py [--episodes 1000] [--seed 0]
+    python benchmarks/crawl_baselines.py [--episodes 1000] [--seed 0] [--json PATH]
+
+``rlm_gym.envs.BEST_FIXED_STRATEGY`` is the "best fixed strategy overall" this prints with the
+default arguments (update it only from this output). ``--json`` also writes every mean (per
+pattern type and overall, each of the 18 fixed strategies included) to a file.
 
 For each pattern type, the same seeded sites (``reset(seed=s)``) are crawled by the random
 policy, the observation-only heuristic and all 18 fixed (fetcher, extractor, paginator)
@@ -15,6 +19,7 @@ choice of that tool by more than 0.005), and how much the best other choice lose
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import defaultdict
 
@@ -68,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=1000, help="seeded sites per pattern type")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
+    parser.add_argument("--json", default=None, help="also write the means to this JSON file")
     args = parser.parse_args()
     seeds = range(args.seed, args.seed + args.episodes)
     started = time.perf_counter()
@@ -102,6 +108,20 @@ def main() -> None:
             loss = f"{np.mean(gaps):.3f}" if gaps else "-"
             print(f"| {tool} `{choice}` | {100 * len(gaps) / total:.1f} % | {loss} |")
     print(f"\n{time.perf_counter() - started:.0f} s")
+    if args.json:
+        means = {t: results[t]["means"] for t in PATTERN_TYPES} | {"all": overall}
+        payload = {
+            "episodes_per_type": args.episodes,
+            "seeds": [seeds.start, seeds.stop - 1],
+            "best_fixed_strategy": list(best_fixed),
+            "means": {
+                group: {(k if isinstance(k, str) else "+".join(k)): v for k, v in m.items()}
+                for group, m in means.items()
+            },
+        }
+        with open(args.json, "w") as stream:
+            json.dump(payload, stream, indent=2)
+            stream.write("\n")
 
 
 if __name__ == "__main__":

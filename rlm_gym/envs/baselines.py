@@ -50,9 +50,11 @@ PAGINATORS: tuple[str, ...] = ("url_navigation", "javascript_click", "infinite_s
 FIXED_STRATEGIES: tuple[tuple[str, str, str], ...] = tuple(
     itertools.product(FETCHERS, EXTRACTORS, PAGINATORS)
 )
-# Measured: `.venv/bin/python benchmarks/crawl_baselines.py --episodes 1000` (best mean over all
-# pattern types, 7 x 1000 seeded sites).
-BEST_FIXED_STRATEGY: tuple[str, str, str] = ("fetch_headless", "extract_llm", "url_navigation")
+# Measured on Crawl-v1: `.venv/bin/python benchmarks/crawl_baselines.py --episodes 1000` (best
+# mean over all pattern types, 7 x 1000 seeded sites: 0.627; random 0.308, heuristic 0.720,
+# oracle 0.922). On v0 it was headless + LLM + URL navigation, which now re-serves page 1 on
+# the sites without a replayable page URL.
+BEST_FIXED_STRATEGY: tuple[str, str, str] = ("fetch_headless", "extract_llm", "javascript_click")
 
 _A = {name: index for index, name in enumerate(dyn.ACTIONS)}
 
