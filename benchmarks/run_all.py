@@ -9,6 +9,7 @@ from time import perf_counter
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crawl_env_throughput
+import import_time
 import real_data
 import scorer_throughput
 import training_share
@@ -17,7 +18,13 @@ import wrapper_overhead
 
 def main() -> None:
     started = perf_counter()
-    for module in (wrapper_overhead, crawl_env_throughput, scorer_throughput, training_share):
+    for module in (
+        import_time,
+        wrapper_overhead,
+        crawl_env_throughput,
+        scorer_throughput,
+        training_share,
+    ):
         print(f"\n== {module.__name__} ==")
         module.main([])
     print("\n== real_data ==")
