@@ -14,7 +14,8 @@ estimate least disturbed by it (as ``timeit`` advises) - on a busy 2-core machin
 paired differences moved the ratio between 1.5x and 3.4x from run to run. Overhead = variant
 µs/step - bare µs/step; the ratio is our overhead over the reference's. CPU time is measured.
 
-Run: ``.venv/bin/python benchmarks/wrapper_overhead.py [--steps 5000] [--repetitions 61]``
+Run: ``.venv/bin/python benchmarks/wrapper_overhead.py [--steps 5000] [--repetitions 61]
+[--no-save]``
 """
 
 from __future__ import annotations
@@ -75,6 +76,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=5_000, help="steps per repetition")
     parser.add_argument("--repetitions", type=int, default=61)
+    parser.add_argument(
+        "--no-save", action="store_true", help="print only; leave benchmarks/results.json as is"
+    )
     args = parser.parse_args(argv)
 
     variants = {
@@ -102,7 +106,8 @@ def main(argv: list[str] | None = None) -> dict:
         "(fastest repetition of each variant)"
     )
     print_table(["variant", "us/step", "overhead us", "vs reference"], rows)
-    save_results("wrapper_overhead", payload)
+    if not args.no_save:
+        save_results("wrapper_overhead", payload)
     return payload
 
 

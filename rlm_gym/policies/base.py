@@ -196,8 +196,9 @@ class AdditiveRewardPolicy(RewardPolicy):
     Subclasses implement :meth:`score_components`; :meth:`calculate` adds them up and clamps
     the total to ``value_range``. Declaring the value this way lets
     ``RewardPolicyWrapper`` take the components straight from :meth:`score_components` and
-    skip building a :class:`RewardSignal` per step (a subclass that overrides ``calculate``
-    is always called through ``calculate``).
+    skip building a :class:`RewardSignal` per step, when the class also sets
+    ``float_components = True`` (the built-ins do; otherwise each component is converted
+    with ``float()``). A subclass that overrides ``calculate`` is always called through it.
 
     Example:
         >>> class Attempt(AdditiveRewardPolicy):
@@ -211,7 +212,6 @@ class AdditiveRewardPolicy(RewardPolicy):
 
     name: ClassVar[str] = "additive_base"
     description: ClassVar[str] = "Base additive reward policy"
-    float_components: ClassVar[bool] = True
 
     @abstractmethod
     def score_components(

@@ -6,11 +6,14 @@ The formulas follow SPEC §4 line by line. ``result.output`` of ``None`` counts 
 
 "Final" is written out as ``action.get("action", result.action_type) == "final"`` (what
 :func:`~rlm_gym.policies.base.is_final` does): a function call per step costs as much as a
-component, and these run on every step of every wrapped env.
+component, and these run on every step of every wrapped env. For the same reason each policy
+reads its config into attributes once per episode (see :class:`ConfiguredAdditivePolicy`)
+rather than looking keys up on every step.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from numbers import Real
 from typing import Any
 
@@ -25,6 +28,7 @@ __all__ = [
     "ResearchRewardPolicy",
     "BinaryRewardPolicy",
     "max_bracket_depth",
+    "ConfiguredAdditivePolicy",
 ]
 
 
@@ -38,8 +42,42 @@ def _partial_share(result: ActionResult) -> float:
     return float(share)
 
 
+class ConfiguredAdditivePolicy(AdditiveRewardPolicy):
+    """An additive policy that reads ``self.config`` into attributes once per episode.
+
+    The config is validated at construction and is not meant to change while an episode
+    runs: :meth:`read_config` runs at construction and again at each episode start
+    (``on_episode_start``, which ``RewardPolicyWrapper.reset`` calls), so a change to
+    ``policy.config`` takes effect from the next reset (or at once after calling
+    ``read_config()``), not in the middle of an episode. Subclasses that override
+    ``on_episode_start`` call ``super().on_episode_start(context)`` to keep this.
+
+    Example:
+        >>> policy = DefaultRewardPolicy()
+        >>> policy.config["base"] = 0.2
+        >>> policy.on_episode_start(PolicyContext())  # what a reset does
+        >>> policy.calculate({}, ActionResult("code", success=True), PolicyContext()).components
+        {'base': 0.2, 'success': 0.7}
+    """
+
+    name = "configured_additive_base"
+    description = "Base of additive policies that read their config once per episode"
+    float_components = True
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        super().__init__(config)
+        self.read_config()
+
+    def read_config(self) -> None:
+        """Bind what ``score_components`` reads from ``self.config`` (no-op by default)."""
+
+    def on_episode_start(self, context: PolicyContext) -> None:
+        """Re-read the config: a change made between episodes applies from this one."""
+        self.read_config()
+
+
 @PolicyRegistry.register_reward("default")
-class DefaultRewardPolicy(AdditiveRewardPolicy):
+class DefaultRewardPolicy(ConfiguredAdditivePolicy):
     """Balanced reward: a small base, a success bonus or failure penalty, a final bonus.
 
     Example:
@@ -69,27 +107,35 @@ class DefaultRewardPolicy(AdditiveRewardPolicy):
             "final_bonus": 0.5,
         }
 
+    def read_config(self) -> None:
+        config = self.config
+        self._base = config["base"]
+        self._success = config["success_bonus"]
+        self._failure = -config["failure_penalty"]
+        self._partial = config["partial_success_base"]
+        self._error = -config["stderr_penalty"]
+        self._final = config["final_bonus"]
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
-        config = self.config
         if result.success:
-            components = {"base": config["base"], "success": config["success_bonus"]}
+            components = {"base": self._base, "success": self._success}
             if action.get("action", result.action_type) == "final":
-                components["final"] = config["final_bonus"]
+                components["final"] = self._final
         else:
-            components = {"base": config["base"], "failure": -config["failure_penalty"]}
+            components = {"base": self._base, "failure": self._failure}
             if result.metadata:
                 share = _partial_share(result)
                 if share > 0.0:
-                    components["partial"] = config["partial_success_base"] * share
+                    components["partial"] = self._partial * share
         if result.error:
-            components["error"] = -config["stderr_penalty"]
+            components["error"] = self._error
         return components
 
 
 @PolicyRegistry.register_reward("strict")
-class StrictRewardPolicy(AdditiveRewardPolicy):
+class StrictRewardPolicy(ConfiguredAdditivePolicy):
     """Heavy penalties for failures, errors and timeouts; final bonus only when error-free.
 
     Example:
@@ -117,27 +163,32 @@ class StrictRewardPolicy(AdditiveRewardPolicy):
             "final_bonus": 0.3,
         }
 
+    def read_config(self) -> None:
+        config = self.config
+        self._success = config["success_bonus"]
+        self._failure = -config["failure_penalty"]
+        self._error = -config["error_penalty"]
+        self._timeout = -config["timeout_penalty"]
+        self._final = config["final_bonus"]
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
-        config = self.config
         error = result.error
-        if result.success:
-            components = {"success": config["success_bonus"]}
-        else:
-            components = {"failure": -config["failure_penalty"]}
+        success = result.success
+        components = {"success": self._success} if success else {"failure": self._failure}
         if error:
-            components["error"] = -config["error_penalty"]
+            components["error"] = self._error
             lowered = error.lower()
             if "timeout" in lowered or "timed out" in lowered:
-                components["timeout"] = -config["timeout_penalty"]
-        if result.success and not error and action.get("action", result.action_type) == "final":
-            components["final"] = config["final_bonus"]
+                components["timeout"] = self._timeout
+        if success and not error and action.get("action", result.action_type) == "final":
+            components["final"] = self._final
         return components
 
 
 @PolicyRegistry.register_reward("lenient")
-class LenientRewardPolicy(AdditiveRewardPolicy):
+class LenientRewardPolicy(ConfiguredAdditivePolicy):
     """Exploration-friendly: every attempt earns something, failures cost little.
 
     Example:
@@ -166,19 +217,26 @@ class LenientRewardPolicy(AdditiveRewardPolicy):
             "final_bonus": 0.4,
         }
 
+    def read_config(self) -> None:
+        config = self.config
+        self._attempt = config["attempt_bonus"]
+        self._success = config["success_bonus"]
+        self._failure = -config["failure_penalty"]
+        self._progress = config["progress_bonus"]
+        self._progress_min_chars = config["progress_min_chars"]
+        self._final = config["final_bonus"]
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
-        config = self.config
-        components = {"attempt": config["attempt_bonus"]}
         if result.success:
-            components["success"] = config["success_bonus"]
+            components = {"attempt": self._attempt, "success": self._success}
         else:
-            components["failure"] = -config["failure_penalty"]
-        if len(result.output or "") > config["progress_min_chars"]:
-            components["progress"] = config["progress_bonus"]
+            components = {"attempt": self._attempt, "failure": self._failure}
+        if len(result.output or "") > self._progress_min_chars:
+            components["progress"] = self._progress
         if action.get("action", result.action_type) == "final":
-            components["final"] = config["final_bonus"]
+            components["final"] = self._final
         return components
 
 
@@ -205,7 +263,7 @@ _ERROR_KEYWORDS = ("error", "exception", "traceback", "failed")
 
 
 @PolicyRegistry.register_reward("research")
-class ResearchRewardPolicy(AdditiveRewardPolicy):
+class ResearchRewardPolicy(ConfiguredAdditivePolicy):
     """Granular multi-dimensional reward for reward-function research and ablations.
 
     Example:
@@ -268,44 +326,61 @@ class ResearchRewardPolicy(AdditiveRewardPolicy):
             "final_failure_penalty": 0.1,
         }
 
+    def read_config(self) -> None:
+        config = self.config
+        self._attempt = config["base_attempt"]
+        self._success = config["base_success"]
+        self._failure = -config["base_failure"]
+        self._code_per_char = config["code_length_bonus_per_100_chars"] / 100
+        self._code_cap = config["code_length_cap"]
+        self._nest_penalty = -config["code_complexity_penalty_per_nest"]
+        self._max_depth = config["max_nesting_depth"]
+        self._output_per_char = config["output_length_bonus_per_100_chars"] / 100
+        self._output_cap = config["output_length_cap"]
+        self._keyword_penalty = -config["error_keyword_penalty"]
+        self._fast_bonus = config["fast_execution_bonus"]
+        self._fast_ms = config["fast_execution_ms"]
+        self._slow_penalty = -config["slow_execution_penalty"]
+        self._slow_ms = config["slow_execution_ms"]
+        self._step_penalty = -config["step_penalty_per_step"]
+        self._early_bonus = config["early_termination_bonus"]
+        self._final_success = config["final_success_bonus"]
+        self._final_failure = -config["final_failure_penalty"]
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
-        config = self.config
-        components = {"base_attempt": config["base_attempt"]}
         if result.success:
-            components["base_success"] = config["base_success"]
+            components = {"base_attempt": self._attempt, "base_success": self._success}
         else:
-            components["base_failure"] = -config["base_failure"]
+            components = {"base_attempt": self._attempt, "base_failure": self._failure}
         code = action.get("code")
         if code:
-            per_char = config["code_length_bonus_per_100_chars"] / 100
-            components["code_length"] = min(len(code) * per_char, config["code_length_cap"])
+            components["code_length"] = min(len(code) * self._code_per_char, self._code_cap)
             depth = max_bracket_depth(code)
-            if depth > config["max_nesting_depth"]:
-                excess = depth - config["max_nesting_depth"]
-                components["code_complexity"] = -config["code_complexity_penalty_per_nest"] * excess
+            if depth > self._max_depth:
+                components["code_complexity"] = self._nest_penalty * (depth - self._max_depth)
         output = result.output
         if output:
-            per_char = config["output_length_bonus_per_100_chars"] / 100
-            components["output_length"] = min(len(output) * per_char, config["output_length_cap"])
+            components["output_length"] = min(len(output) * self._output_per_char, self._output_cap)
             lowered = output.lower()
             if any(keyword in lowered for keyword in _ERROR_KEYWORDS):
-                components["error_keyword"] = -config["error_keyword_penalty"]
+                components["error_keyword"] = self._keyword_penalty
         duration = result.duration_ms
-        if 0.0 < duration < config["fast_execution_ms"]:
-            components["fast_execution"] = config["fast_execution_bonus"]
-        elif duration > config["slow_execution_ms"]:
-            components["slow_execution"] = -config["slow_execution_penalty"]
-        if context.step > 0:
-            components["step_penalty"] = -config["step_penalty_per_step"] * context.step
+        if 0.0 < duration < self._fast_ms:
+            components["fast_execution"] = self._fast_bonus
+        elif duration > self._slow_ms:
+            components["slow_execution"] = self._slow_penalty
+        step = context.step
+        if step > 0:
+            components["step_penalty"] = self._step_penalty * step
         if action.get("action", result.action_type) == "final":
             if result.success:
-                components["final_success"] = config["final_success_bonus"]
-                if context.step < context.max_steps / 2:
-                    components["early_termination"] = config["early_termination_bonus"]
+                components["final_success"] = self._final_success
+                if step < context.max_steps / 2:
+                    components["early_termination"] = self._early_bonus
             else:
-                components["final_failure"] = -config["final_failure_penalty"]
+                components["final_failure"] = self._final_failure
         return components
 
 
@@ -324,6 +399,7 @@ class BinaryRewardPolicy(AdditiveRewardPolicy):
     name = "binary"
     description = "Sparse 1/0 success on the final action (the pre-multi-dimensional baseline)."
     formula = "binary = success on the final action (1 or 0)"
+    float_components = True
     component_names = ("success",)
     value_range = (0.0, 1.0)
 

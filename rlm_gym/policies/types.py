@@ -169,11 +169,12 @@ class History(deque):
     __slots__ = ()
 
     def __init__(self, entries: Iterable[Any] = (), limit: int = DEFAULT_HISTORY_LIMIT) -> None:
-        if isinstance(limit, bool) or not isinstance(limit, Integral):
+        # An exact int first: a History is built at every reset, and the ABC check is slow.
+        if type(limit) is not int and (isinstance(limit, bool) or not isinstance(limit, Integral)):
             raise TypeError(_kind_error("history_limit", "an int >= 0", limit))
         if limit < 0:
             raise ValueError(f"Expected `history_limit` to be an int >= 0, got {limit!r}")
-        super().__init__(entries, int(limit))
+        deque.__init__(self, entries, limit if type(limit) is int else int(limit))
 
     @property
     def limit(self) -> int:

@@ -31,7 +31,22 @@ DEFAULT_MAX_STEPS = 10
 
 _RESULT_FIELDS = frozenset(f.name for f in fields(ActionResult))
 _new_result = object.__new__
+_ADDITIVE_CALCULATE = AdditiveRewardPolicy.calculate
 _REQUIRED_RESULT_FIELDS = frozenset({"action_type", "success"})
+# From 3.12 on, `sum()` of floats is compensated (Neumaier), so the step's one-pass running
+# total would differ from `sum(components.values())` - the policies' definition - in the last
+# bit now and then. Before 3.12 `sum()` adds left to right exactly as the running total does.
+_SUM_IS_COMPENSATED = sys.version_info >= (3, 12)
+
+
+def _calculate_is_additive(policy: RewardPolicy) -> bool:
+    """Whether ``policy.calculate`` is ``AdditiveRewardPolicy.calculate``, unpatched.
+
+    Read through the bound method (an override or a function set on the instance has no
+    ``__func__`` of that base's): ``vars(policy)`` would materialise the instance's
+    ``__dict__``, which makes every attribute read in ``score_components`` slower.
+    """
+    return getattr(policy.calculate, "__func__", None) is _ADDITIVE_CALCULATE
 
 
 def action_result_from_info(value: Any) -> ActionResult:
@@ -158,6 +173,8 @@ class RewardPolicyWrapper(
 
         self._policy = self._resolve_policy(policy, config)
         self._policy_name = self._policy.name
+        # Checked once: an ABC isinstance is slow, and the policy's class does not change.
+        self._additive_class = isinstance(self._policy, AdditiveRewardPolicy)
         self._names: tuple[str, ...] = tuple(self._policy.component_names)
         self._zeros: dict[str, float] = dict.fromkeys(self._names, 0.0)
         # Filled with every declared name, the components dict only grows past this when the
@@ -280,24 +297,20 @@ class RewardPolicyWrapper(
     def _rebuild_step_constants(self) -> None:
         """Gather what ``step()`` reads on every call into one tuple (one attribute load).
 
-        Rebuilt at each reset and when the ablation changes. An additive policy whose
-        ``calculate`` is its base class's (not overridden, not patched on the instance) is
-        scored through ``score_components``: its value is the clamped sum by definition, so
-        no ``RewardSignal`` needs building.
+        Built with the wrapper and rebuilt when the ablation changes (or at a reset that
+        finds ``calculate`` patched since). An additive policy whose
+        ``calculate`` is its base class's (not overridden, not patched on the instance) and
+        whose components are declared floats is scored through ``score_components``: its value
+        is the clamped sum by definition, so no ``RewardSignal`` needs building.
         """
         policy = self._policy
-        additive = (
-            isinstance(policy, AdditiveRewardPolicy)
-            and type(policy).calculate is AdditiveRewardPolicy.calculate
-            and "calculate" not in vars(policy)
-        )
+        additive = self._additive_class and _calculate_is_additive(policy)
         low, high = policy.value_range
         self._step_constants = (
             policy.score_components if additive and self._fast_merge else None,
             float(low),
             float(high),
             self._zeros,
-            self._max_components,
             self._measure_duration,
             self._add_env_reward,
             self._policy_name,
@@ -310,15 +323,20 @@ class RewardPolicyWrapper(
     ) -> tuple[ObsType, dict[str, Any]]:
         """Reset the env and start a fresh policy episode (``on_episode_start``)."""
         obs, info = self.env.reset(seed=seed, options=options)
+        # Every field given (positionally: the dataclass __init__ then calls no factories).
         self._context = PolicyContext(
-            task=self._task, max_steps=self._max_steps, history=History(limit=self._history_limit)
+            self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
         )
         # A plain dict when every name is declared (pre-filled): the interpreter specialises
-        # `sums[name] += part` for exact dicts only. Free-form policies may emit any name.
+        # `sums[name] += part` for exact dicts only, and an undeclared name then raises
+        # KeyError in step() at no cost per step. Free-form policies may emit any name.
         self._episode_sums = self._zeros.copy() if self._names else defaultdict(float)
         self._episode_total = 0.0
-        self._rebuild_step_constants()
-        self._policy.on_episode_start(self._context)
+        policy = self._policy
+        if self._step_constants[0] is not None and not _calculate_is_additive(policy):
+            # `calculate` was patched since: score through it from now on.
+            self._rebuild_step_constants()
+        policy.on_episode_start(self._context)
         return obs, info
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -327,11 +345,14 @@ class RewardPolicyWrapper(
         Raises:
             ValueError: The inner reward is NaN or infinite (naming the step and the value).
         """
+        # This runs on every step of every wrapped env, so it is written for the interpreter:
+        # one tuple of per-episode constants, locals only, no helper calls on the usual path.
         context = self._context
         if context is None:
             raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
-        (score_components, low, high, zeros, max_components, measure, add_env_reward,
-         policy_name) = self._step_constants  # fmt: skip
+        score_components, low, high, zeros, measure, add_env_reward, policy_name = (
+            self._step_constants
+        )
         if measure:
             started = perf_counter()
             obs, env_reward, terminated, truncated, info = self.env.step(action)
@@ -370,16 +391,27 @@ class RewardPolicyWrapper(
 
         if score_components is not None:
             emitted = score_components(action_dict, result, context)
-            components = {**zeros, **emitted}
-            value = sum(emitted.values(), 0.0)
+            # One pass fills the components, adds the step into the episode sums and totals
+            # the value. The sums of a policy with declared names are pre-filled with exactly
+            # those names, so an undeclared one is the KeyError (a `try` costs nothing when
+            # nothing is raised).
+            components = zeros.copy()
+            sums = self._episode_sums
+            value = 0.0
+            try:
+                # Iterating the dict itself: no items view and no pair per entry.
+                for name in emitted:
+                    part = emitted[name]
+                    sums[name] += part
+                    components[name] = part
+                    value += part
+            except KeyError:
+                self._raise_undeclared(emitted)
+            if _SUM_IS_COMPENSATED:
+                value = sum(emitted.values(), 0.0)
             value = low if value < low else high if value > high else value
         else:
-            emitted, components, value = self._score_by_calculate(action_dict, result, context)
-        if len(components) > max_components:
-            self._raise_undeclared(components)
-        sums = self._episode_sums
-        for name, part in emitted.items():
-            sums[name] += part
+            components, value = self._score_by_calculate(action_dict, result, context)
 
         context.history.append({"action": action_dict, "result": result, "reward": value})
         context.step += 1
@@ -389,22 +421,31 @@ class RewardPolicyWrapper(
         info["env_reward"] = env_reward
         info["reward_policy"] = policy_name
         if terminated or truncated:
-            info["episode_reward_components"] = dict(sums)
+            info["episode_reward_components"] = dict(self._episode_sums)
             info["episode_reward"] = episode_total
             self._policy.on_episode_end(context, episode_total)
-        reward = env_reward + value if add_env_reward else value
-        return obs, reward, terminated, truncated, info
+        return obs, env_reward + value if add_env_reward else value, terminated, truncated, info
 
     def _score_by_calculate(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
-    ) -> tuple[Mapping[str, float], dict[str, float], float]:
-        """Score through ``calculate``: the emitted components, every component, the value."""
+    ) -> tuple[dict[str, float], float]:
+        """Score through ``calculate`` and add the step to the episode sums.
+
+        Returns every component (after ablation) and the value.
+        """
         signal = self._policy.calculate(action, result, context)
         emitted = signal.components
         if self._fast_merge:
-            return emitted, {**self._zeros, **emitted}, signal.value
-        components, value = self._weighted_components(emitted, signal.value)
-        return components, components, value
+            components, value = {**self._zeros, **emitted}, signal.value
+        else:
+            components, value = self._weighted_components(emitted, signal.value)
+            emitted = components
+        if len(components) > self._max_components:
+            self._raise_undeclared(components)
+        sums = self._episode_sums
+        for name, part in emitted.items():
+            sums[name] += part
+        return components, value
 
     def _raise_non_finite(self, env_reward: float, step: int) -> None:
         spec = self.env.spec
@@ -433,7 +474,7 @@ class RewardPolicyWrapper(
         return components, value
 
     def _raise_undeclared(self, components: Mapping[str, float]) -> None:
-        undeclared = sorted(set(components) - self._zeros.keys())
+        undeclared = sorted(set(components) - self._zeros.keys(), key=str)
         raise ValueError(
             f"Policy '{self._policy_name}' emitted component(s) {undeclared} that are not "
             f"in its `component_names` {list(self._names)}"

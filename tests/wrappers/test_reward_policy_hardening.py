@@ -16,6 +16,7 @@ from rlm_gym import RewardPolicyWrapper
 from rlm_gym.policies import (
     DEFAULT_HISTORY_LIMIT,
     ActionResult,
+    AdditiveRewardPolicy,
     History,
     PolicyContext,
     PolicyRegistry,
@@ -245,3 +246,73 @@ def test_non_finite_reward_error_names_the_inner_env():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="bug in RewardScriptEnv"):
         env.step(1)
+
+
+# -- the per-step fast path keeps the contract ---------------------------------------------------
+
+
+def test_custom_additive_policy_emitting_ints_gets_python_floats():
+    class Counting(AdditiveRewardPolicy):
+        name = "counting"
+        component_names = ("attempt", "flag")
+
+        def score_components(self, action, result, context):
+            return {"attempt": 1, "flag": True}
+
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0, 1.0]), Counting())
+    steps = _run(env, 2)
+    for _, reward, _, _, info in steps:
+        assert type(reward) is float and reward == 1.0
+        assert {name: type(part) for name, part in info["reward_components"].items()} == {
+            "attempt": float,
+            "flag": float,
+        }
+    assert steps[-1][-1]["episode_reward_components"] == {"attempt": 2.0, "flag": 2.0}
+
+
+def test_additive_policy_emitting_an_undeclared_component_raises_naming_it():
+    class Sloppy(AdditiveRewardPolicy):
+        name = "sloppy"
+        component_names = ("attempt",)
+        float_components = True
+
+        def score_components(self, action, result, context):
+            return {"attempt": 0.5, "surprise": 0.25}
+
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0]), Sloppy())
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"\['surprise'\].*\['attempt'\]"):
+        env.step(1)
+
+
+@pytest.mark.parametrize("name", ["default", "strict", "lenient", "research", "binary"])
+def test_episode_sums_equal_the_sums_of_the_steps(name):
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0, 0.0, 1.0, 1.0, 0.0]), name)
+    steps = _run(env, 5)
+    final_info = steps[-1][-1]
+    for component in env.component_names:
+        total = 0.0
+        for *_, info in steps:
+            total += info["reward_components"][component]
+        assert final_info["episode_reward_components"][component] == total
+    assert final_info["episode_reward"] == sum(reward for _, reward, *_ in steps)
+
+
+def test_calculate_patched_after_wrapping_is_called_from_the_next_reset():
+    policy = PolicyRegistry.get_reward("default")
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0]), policy)
+    assert _run(env, 1)[0][1] == pytest.approx(1.0)
+    policy.calculate = lambda action, result, context: RewardSignal(0.125, {"base": 0.125})
+    assert _run(env, 1)[0][1] == 0.125
+
+
+def test_config_changed_between_episodes_applies_from_the_next_reset():
+    policy = PolicyRegistry.get_reward("default")
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0, 1.0, 1.0]), policy)
+    env.reset(seed=0)
+    _, reward, *_ = env.step(1)
+    policy.config["success_bonus"] = 0.2
+    _, same_episode, *_ = env.step(1)
+    assert reward == same_episode == pytest.approx(0.8)
+    _, next_episode, *_ = _run(env, 1)[0]
+    assert next_episode == pytest.approx(0.3)
