@@ -121,11 +121,268 @@ def score_explain() -> str:
     return f"```console\n$ {command}\n{stream.getvalue()}```\n"
 
 
+def _study(name: str) -> dict[str, Any]:
+    return _json(RESULTS / f"{name}.json")
+
+
+def _pm(value: float, half: float, digits: int = 3) -> str:
+    return f"{value:.{digits}f} ± {half:.{digits}f}"
+
+
+def _study_table(name: str) -> str:
+    """Every variant of a study: mean true score, normalised, paired difference to the
+    reference, and whether it beat the heuristic and the best fixed strategy on every seed."""
+    study = _study(name)
+    reference = study["reference"]
+    rows = []
+    for variant, row in study["variants"].items():
+        paired = (
+            "(reference)"
+            if variant == reference
+            else _pm(row["vs_reference"], row["vs_reference_ci95"], 3)
+        )
+        beats = (
+            "yes"
+            if row["beats_heuristic_every_seed"] and row["beats_best_fixed_every_seed"]
+            else "no"
+        )
+        rows.append(
+            [
+                f"`{variant}`",
+                len(row["seeds"]),
+                _pm(row["score"], row["score_ci95"]),
+                _pm(row["normalised"], row["normalised_ci95"], 2),
+                paired,
+                beats,
+            ]
+        )
+    baselines = study["baselines"]
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    for label, key in (
+        ("random", "random"),
+        ("heuristic", "heuristic"),
+        ("best fixed", "best_fixed"),
+        ("oracle", "oracle"),
+    ):
+        if key in baselines:
+            score = baselines[key]["score"]
+            rows.append(
+                [f"*{label}*", "-", f"{score:.3f}", f"{(score - low) / (high - low):.2f}", "", ""]
+            )
+    headers = [
+        "trained on",
+        "seeds",
+        "true crawl score (mean ± 95 % CI)",
+        "normalised",
+        f"paired difference vs `{reference}` (± 95 % CI)",
+        "beats heuristic and best fixed on every seed",
+    ]
+    caption = (
+        f"{study['total_timesteps']:,} steps per run, {study['n_envs']} envs, "
+        f"{study['n_eval_episodes']} seeded evaluation episodes per agent "
+        f"(seeds {study['eval_seed']:,}+); {study['runs_done']} of {study['runs_planned']} "
+        "runs done.\n\n"
+    )
+    return caption + _table(headers, rows)
+
+
+def defaults_study() -> str:
+    """The ``defaults`` study: which recipe `make demo` trains."""
+    return _study_table("defaults")
+
+
+def ablation_study() -> str:
+    """The ``ablation`` study: the crawl reward, each component off, and binary (a note while
+    ``results/ablation.json`` has not been produced)."""
+    if not (RESULTS / "ablation.json").exists():
+        return (
+            "*Not measured yet*: `results/ablation.json` does not exist (the study needs about "
+            "two hours on 2 cores; issue 11 tracks it). No ablation figure is quoted until it "
+            "does.\n"
+        )
+    return _study_table("ablation")
+
+
+def demo_table() -> str:
+    """The demo's agents: the demo recipe's seed-0 run of the ``defaults`` study and the
+    baselines on the same 300 episodes (what ``make demo`` prints)."""
+    from rlm_gym.training.demo import DEMO_VARIANT
+
+    study = _study("defaults")
+    variant = study["variants"][DEMO_VARIANT]
+    seed0 = next(row for row in variant["per_seed"] if row["seed"] == 0)
+    baselines = study["baselines"]
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    agents = [
+        ("random", baselines["random"]),
+        ("heuristic", baselines["heuristic"]),
+        ("best fixed", baselines["best_fixed"]),
+        (f"**trained** (`{DEMO_VARIANT}`, seed 0)", seed0),
+        ("oracle", baselines["oracle"]),
+    ]
+    rows = []
+    for label, row in agents:
+        tiers = "/".join(
+            f"{100 * row.get(f'tier_{t}', 0):.0f}"
+            for t in ("excellent", "good", "acceptable", "poor")
+        )
+        rows.append(
+            [
+                label,
+                f"{row['score']:.3f}",
+                f"{row['score_ci95']:.3f}",
+                f"{(row['score'] - low) / (high - low):.2f}",
+                f"{row.get('success', 0):.2f}",
+                f"{row.get('validation', 0):.2f}",
+                f"{row.get('quantity', 0):.2f}",
+                f"{row.get('efficiency', 0):.2f}",
+                f"{row.get('items', 0):.1f}",
+                f"{row.get('pages', 0):.2f}",
+                tiers,
+            ]
+        )
+    headers = [
+        "agent",
+        "true crawl score",
+        "± 95 % CI",
+        "normalised",
+        "success",
+        "validation",
+        "quantity",
+        "efficiency",
+        "items",
+        "pages",
+        "tiers E/G/A/P %",
+    ]
+    per_seed = ", ".join(f"seed {row['seed']}: {row['score']:.3f}" for row in variant["per_seed"])
+    mean_norm = variant["normalised"]
+    beats = variant["beats_heuristic_every_seed"] and variant["beats_best_fixed_every_seed"]
+    footer = (
+        f"\nEvery seed of the recipe ({per_seed}; mean normalised {mean_norm:.2f}) "
+        f"{'beats' if beats else 'does NOT beat'} "
+        f"both the heuristic ({baselines['heuristic']['score']:.3f}) and the best fixed strategy "
+        f"({baselines['best_fixed']['score']:.3f}).\n"
+    )
+    return _table(headers, rows) + footer
+
+
+def crawl_baselines() -> str:
+    """Baselines per pattern type (``benchmarks/crawl_baselines.py --json``)."""
+    data = _json(RESULTS / "crawl_baselines.json")
+    best = "+".join(data["best_fixed_strategy"])
+    rows = []
+    totals: dict[str, list[float]] = {"random": [], "heuristic": [], "best": [], "oracle": []}
+    for pattern_type, means in data["means"].items():
+        if pattern_type == "all":  # recomputed below from the per-type rows
+            continue
+        values = {
+            "random": means["random"],
+            "heuristic": means["heuristic"],
+            "best": means[best],
+            "oracle": means["oracle"],
+        }
+        for key, value in values.items():
+            totals[key].append(value)
+        rows.append([pattern_type, *_baseline_cells(values)])
+    mean = {key: sum(values) / len(values) for key, values in totals.items()}
+    rows.append(["all", *_baseline_cells(mean)])
+    headers = [
+        "pattern type",
+        "random",
+        "heuristic",
+        "best fixed",
+        "oracle",
+        "random / oracle",
+        "heuristic (norm.)",
+        "best fixed (norm.)",
+    ]
+    caption = (
+        f"{data['episodes_per_type']:,} seeded sites per pattern type; best fixed strategy: "
+        f"{' + '.join(data['best_fixed_strategy'])}.\n\n"
+    )
+    return caption + _table(headers, rows)
+
+
+def _baseline_cells(values: dict[str, float]) -> list[str]:
+    low, high = values["random"], values["oracle"]
+
+    def norm(key: str) -> str:
+        return f"{(values[key] - low) / (high - low):.2f}"
+
+    cells = [f"{values[key]:.3f}" for key in ("random", "heuristic", "best", "oracle")]
+    return [*cells, f"{low / high:.2f}", norm("heuristic"), norm("best")]
+
+
+def observation_table() -> str:
+    """Every Crawl-v1 observation entry, from the env's own table."""
+    from rlm_gym.envs.observation import observation_table as table
+
+    return table().rstrip("\n") + "\n"
+
+
+def performance() -> str:
+    """The ``make bench`` figures against their targets."""
+    bench = _json(BENCHMARKS)
+    wrapper = bench["wrapper_overhead"]
+    ratios = ", ".join(
+        f"{name} {wrapper[name]['ratio']:.2f}x"
+        for name in ("strict", "lenient", "research", "binary")
+        if name in wrapper
+    )
+    default = wrapper["default"]
+    reference = wrapper["reference"]
+    env = bench["crawl_env_throughput"]
+    scorer = bench["scorer_throughput"]
+    share = bench["training_share"]
+    imports = bench["import_time"]
+    rows = [
+        [
+            '`RewardPolicyWrapper(env, "default")` overhead on CartPole-v1 vs a hand-written '
+            "minimal shaping wrapper",
+            f"{default['overhead_us']:.2f} µs vs {reference['overhead_us']:.2f} µs per step: "
+            f"**{default['ratio']:.2f}x** ({ratios})",
+            "≤ 2x",
+        ],
+        [
+            "`rlm_gym/Crawl-v1` + `crawl` policy, single env",
+            f"**{env['single/crawl']['steps_per_s']:,.0f} steps/s** "
+            f"(bare {env['single/bare']['steps_per_s']:,.0f}; "
+            f"`make_vec` x 8 with `crawl`: {env['vec8/crawl']['steps_per_s']:,.0f})",
+            "≥ 45,000",
+        ],
+        [
+            "`crawl_reward` on a 1,000-item product list",
+            f"**{scorer['1000']['items_per_s']:,.0f} items/s**; 1,000 vs 100 items "
+            f"{scorer['ratio_1000_vs_100']:.1f}x (linear: 10x)",
+            "≥ 100,000 items/s",
+        ],
+        [
+            '`python -c "import rlm_gym"`',
+            f"**{imports['import_cpu_s']:.2f} s** CPU ({imports['import_wall_s']:.2f} s wall on "
+            "the busy machine)",
+            "< 0.5 s",
+        ],
+        [
+            "share of PPO wall time in env + wrapper (SB3 PPO, 4 envs, `crawl` policy)",
+            f"{100 * share['share']:.1f} % ({share['env_wrapper_s']:.2f} s of "
+            f"{share['learn_wall_s']:.1f} s)",
+            "informative",
+        ],
+    ]
+    return _table(["what", "measured", "target"], rows)
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_figures": real_data_figures,
     "real_data_crawls": real_data_crawls,
     "real_data_disagreements": real_data_disagreements,
     "score_explain": score_explain,
+    "performance": performance,
+    "crawl_baselines": crawl_baselines,
+    "observation_table": observation_table,
+    "defaults_study": defaults_study,
+    "demo_table": demo_table,
+    "ablation_study": ablation_study,
 }
 
 
