@@ -6,8 +6,8 @@ The rule, so a README command can never rot unnoticed:
    ``rlm-gym`` (in console blocks: ``$ rlm-gym``); ``# comments`` are dropped and ``\\``
    continuations joined. ``make`` lines are the Makefile's business, not this test's.
 2. Budgets shrink, nothing else changes: ``--timesteps`` becomes 256, ``--episodes`` and
-   ``--eval-episodes`` 2, ``--seeds`` one seed; ``train``, ``ablate`` and ``demo`` get ``--quiet``
-   and ``demo`` ``--quick``.
+   ``--eval-episodes`` 2, ``--seeds`` one seed; ``train``, ``ablate``, ``study`` and ``demo`` get
+   ``--quiet``, ``demo`` ``--quick``, and ``study`` those three budgets (its own are a study's).
 3. A command with a placeholder (an UPPERCASE word such as ``RUN_DIR`` or ``FILE.jsonl``) or
    optional ``[...]`` syntax runs as ``rlm-gym <subcommand> --help``.
 4. Commands run in README order, in one temporary directory (so ``runs/...`` written by one
@@ -30,7 +30,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 SHELL_BLOCKS = ("bash", "sh", "shell", "console")
-TRAINING = ("train", "ablate", "demo")
+TRAINING = ("train", "ablate", "study", "demo")
 BUDGETS = {"--timesteps": "256", "--episodes": "2", "--eval-episodes": "2", "--seeds": "0"}
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*(\.[a-z]+)?$")
 
@@ -97,6 +97,9 @@ def runnable_argv(words: tuple[str, ...]) -> list[str]:
         ['ablate', '--seeds', '0', '--timesteps', '256', '--quiet']
         >>> runnable_argv(("evaluate", "RUN_DIR", "--episodes", "300"))
         ['evaluate', '--help']
+        >>> runnable_argv(("study", "defaults"))  # doctest: +NORMALIZE_WHITESPACE
+        ['study', 'defaults', '--quiet', '--timesteps', '256', '--eval-episodes', '2',
+         '--seeds', '0']
     """
     if any(PLACEHOLDER.match(word) or word.startswith("[") for word in words):
         return [words[0], "--help"]
@@ -109,6 +112,10 @@ def runnable_argv(words: tuple[str, ...]) -> list[str]:
         argv.append("--quiet")
     if argv and argv[0] == "demo" and "--quick" not in argv:
         argv.append("--quick")
+    if argv and argv[0] == "study":
+        for flag, budget in BUDGETS.items():
+            if flag in ("--timesteps", "--eval-episodes", "--seeds") and flag not in argv:
+                argv += [flag, budget]
     return argv
 
 
