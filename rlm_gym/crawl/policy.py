@@ -70,6 +70,10 @@ class CrawlRewardPolicy(RewardPolicy):
         self.settings = CrawlSettings.from_config(self.config)
         self._store: KnowledgeStore | None = None
         self._last: tuple[Mapping[str, Any], RewardSignal] | None = None
+        # Judgements of item lists already scored, for ``self.settings`` (see
+        # ``score_crawl_result``): an env ends many episodes with the same items.
+        self._memo: dict[Any, Any] = {}
+        self._memo_settings = self.settings
 
     def validate_config(self, config: dict[str, Any]) -> None:
         check_crawl_config(config)
@@ -104,7 +108,10 @@ class CrawlRewardPolicy(RewardPolicy):
             pattern_type = crawl.get("pattern_type") if isinstance(crawl, Mapping) else None
             pattern_type = pattern_type or classify_pattern_type(crawl.get("data"))
             thresholds = self.store.thresholds(pattern_type)
-        signal = score_crawl_result(crawl, self.settings, thresholds=thresholds)
+        settings = self.settings
+        if settings is not self._memo_settings:
+            self._memo, self._memo_settings = {}, settings
+        signal = score_crawl_result(crawl, settings, thresholds=thresholds, memo=self._memo)
         self._last = (crawl, signal)
         return signal
 
@@ -143,4 +150,5 @@ class CrawlRewardPolicy(RewardPolicy):
         state = self.__dict__.copy()
         state["_store"] = None
         state["_last"] = None
+        state["_memo"] = {}
         return state

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from numbers import Real
 from typing import Any
 
@@ -390,24 +392,195 @@ def check_items(
     return [dict(per_item[index]) for index in judgement.row_index]
 
 
+# Exact leaf types a memo key tells apart by value and type (``1``, ``1.0`` and ``True`` are
+# equal but of different types, and the key holds the types).
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
+_DICT = frozenset({dict})
+_STR = frozenset({str})
+# Nesting allowed inside an item's value for a memo key (a list of review dicts is depth 2).
+_MEMO_DEPTH = 3
+# Entries of a scoring memo; one that outgrows it is cleared (cheaper per hit than an LRU).
+MEMO_SIZE = 2048
+# Longer item lists are not memoised (the memo would hold on to too many values).
+MEMO_MAX_ITEMS = 1000
+# What ``_frozen`` returns for a value a memo key cannot stand for.
+_UNFIT = object()
+
+
+def _has_float_zero(values: Any) -> bool:
+    """A float zero among ``values`` (``0.0 == -0.0``: a key cannot tell their signs apart)."""
+    # `0.0 in values` also finds 0 and False: look closer only then.
+    return 0.0 in values and any(type(value) is float and value == 0.0 for value in values)
+
+
+def _frozen(value: Any, depth: int) -> Any:
+    """A hashable stand-in for a nested value (a list, tuple or str-keyed dict, ``depth`` deep
+    at most, of leaves), equal for two values exactly when their values and types are equal;
+    ``_UNFIT`` for anything else."""
+    kind = type(value)
+    if kind is dict:
+        if not {*map(type, value)} <= _STR:
+            return _UNFIT
+        keys, parts = tuple(value), tuple(value.values())
+    elif kind is list or kind is tuple:
+        keys, parts = (), tuple(value)
+    else:
+        return _UNFIT
+    if depth <= 0:
+        return _UNFIT
+    kinds = {*map(type, parts)}
+    if kinds <= _LEAF_TYPES:
+        if float in kinds and _has_float_zero(parts):
+            return _UNFIT
+        return kind, keys, parts, tuple(map(type, parts))
+    if kinds == _DICT and depth > 1 and {*map(type, chain.from_iterable(parts))} <= _STR:
+        # A list of flat records (reviews, variants): one pass over all their values.
+        inner = tuple(chain.from_iterable(map(dict.values, parts)))
+        inner_kinds = {*map(type, inner)}
+        if inner_kinds <= _LEAF_TYPES:
+            if float in inner_kinds and _has_float_zero(inner):
+                return _UNFIT
+            return kind, keys, tuple(map(tuple, map(dict.items, parts))), tuple(map(type, inner))
+    frozen = []
+    for part in parts:
+        if type(part) in _LEAF_TYPES:
+            if type(part) is float and part == 0.0:
+                return _UNFIT
+            frozen.append((type(part), part))
+        else:
+            part = _frozen(part, depth - 1)
+            if part is _UNFIT:
+                return _UNFIT
+            frozen.append(part)
+    return kind, keys, tuple(frozen)
+
+
+def _nested_key(item: dict[str, Any]) -> tuple[Any, ...] | None:
+    """An item's ``(name, value)`` pairs, nested values standing as ``_frozen`` (or None)."""
+    pairs = []
+    for name, value in item.items():
+        if type(value) not in _LEAF_TYPES:
+            value = _frozen(value, _MEMO_DEPTH)
+            if value is _UNFIT:
+                return None
+        pairs.append((name, value))
+    return tuple(pairs)
+
+
+def content_key(data: Sequence[Any]) -> tuple[Any, ...] | None:
+    """A hashable key equal for two item lists exactly when they hold the same values, or None.
+
+    Made when every item is a ``dict`` with ``str`` keys and values of the built-in leaf types
+    (``str``, ``int``, ``float``, ``bool``, None) or small lists, tuples and dicts of them: the
+    key holds every ``(name, value)`` pair in order and every value's type, so equal keys mean
+    equal values of equal types and every verdict on them is the same. Anything else
+    (subclasses, custom objects, deep nesting, a float zero, whose sign ``==`` ignores) gives
+    None: not memoised.
+
+    Example:
+        >>> content_key([{"price": 1.0}]) == content_key([{"price": 1}])
+        False
+        >>> content_key([{"price": 1.0}]) == content_key([{"price": 1.0}])
+        True
+        >>> content_key([{"price": -0.0}]) is None
+        True
+    """
+    if len(data) > MEMO_MAX_ITEMS or not {*map(type, data)} <= _DICT:
+        return None
+    if not {*map(type, chain.from_iterable(data))} <= _STR:
+        return None
+    values = list(chain.from_iterable(map(dict.values, data)))
+    types = tuple(map(type, values))
+    kinds = {*types}
+    if float in kinds and _has_float_zero(values):
+        return None
+    if kinds <= _LEAF_TYPES:
+        pairs = tuple(map(tuple, map(dict.items, data)))
+    else:
+        pairs = tuple(map(_nested_key, data))
+        if None in pairs:
+            return None
+    return type(data), pairs, types
+
+
+def _fresh_fields(fields: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A copy of memoised field diagnostics the caller may change freely."""
+    leaves = _LEAF_TYPES
+    return {
+        name: {
+            **entry,
+            "examples": [
+                value if type(value) in leaves else copy.deepcopy(value)
+                for value in entry["examples"]
+            ],
+        }
+        for name, entry in fields.items()
+    }
+
+
+def _judged(
+    data: Sequence[Any],
+    fields: tuple[str, ...],
+    pattern_type: str | None,
+    settings: CrawlSettings,
+    memo: dict[Any, tuple[str, int, _Quality]] | None,
+) -> tuple[str, int, _Quality]:
+    """The item-dependent part of a score: pattern type, distinct items and their assessment."""
+    key = None
+    if memo is not None:
+        content = content_key(data)
+        if content is not None:
+            key = (content, fields, pattern_type)
+            found = memo.get(key)
+            if found is not None:
+                return found
+    judgement = judge_items(data, fields, pattern_type)
+    found = (
+        judgement.pattern_type,
+        len(judgement.distinct),
+        _assess(judgement, len(data), settings),
+    )
+    if key is not None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[key] = found
+    return found
+
+
 def score_crawl_result(
     result: Mapping[str, Any],
     settings: CrawlSettings = _DEFAULT_SETTINGS,
     schema: Mapping[str, Any] | Sequence[str] | None = None,
     pattern_type: str | None = None,
     thresholds: Mapping[str, float] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> RewardSignal:
-    """:func:`crawl_reward` with prepared :class:`CrawlSettings` (no config validation)."""
+    """:func:`crawl_reward` with prepared :class:`CrawlSettings` (no config validation).
+
+    ``memo``: a dict the caller keeps for this ``settings`` (the ``crawl`` policy keeps one):
+    the judgement of items already seen, keyed by :func:`content_key`, is reused, so an env
+    that ends many episodes with the same items judges them once. The signal is the same with
+    or without it (its ``details`` are fresh copies either way).
+
+    Example:
+        >>> memo = {}
+        >>> result = {"success": True, "data": [{"title": "Giá vàng", "price": "N/A"}]}
+        >>> first = score_crawl_result(result, memo=memo)
+        >>> again = score_crawl_result({**result, "execution_time_ms": 9000.0}, memo=memo)
+        >>> len(memo), first.details["fields"] == again.details["fields"]
+        (1, True)
+        >>> again == crawl_reward({**result, "execution_time_ms": 9000.0})
+        True
+    """
     data, fields = _checked_result(result, schema)
     success = result["success"]
     if success is not True and success is not False and success not in (True, False):
         raise _bad_result(f"expected `success` to be a bool, got {success!r}")
     pages = pages_collected(result)
     execution_ms = _number(result, "execution_time_ms", result.get("execution_time_ms", 0.0))
-    judgement = judge_items(data, fields, _given_pattern_type(result, pattern_type))
-    pattern_type = judgement.pattern_type
-
-    assessed = _assess(judgement, len(data), settings)
+    pattern_type, distinct, assessed = _judged(
+        data, fields, _given_pattern_type(result, pattern_type), settings, memo
+    )
     success_score = 1.0 if success else 0.0
     has_data = 1.0 if assessed.extracted else 0.0
     quantity = min(1.0, assessed.extracted / settings.quantity_target(pattern_type))
@@ -451,11 +624,11 @@ def score_crawl_result(
         "time_per_page_ms": time_per_page_ms,
         "time_penalty": time_penalty,
         "items": len(data),
-        "distinct_items": len(judgement.distinct),
-        "junk_items": len(judgement.distinct) - assessed.extracted,
+        "distinct_items": distinct,
+        "junk_items": distinct - assessed.extracted,
         "valid_share": assessed.valid_share,
-        "defects": assessed.defects,
-        "fields": assessed.fields,
+        "defects": assessed.defects if memo is None else list(assessed.defects),
+        "fields": assessed.fields if memo is None else _fresh_fields(assessed.fields),
     }
     explanation = f"crawl reward {value:.4f}: {pattern_type}, tier {tier}"
     if assessed.defects:

@@ -1,0 +1,140 @@
+"""The scoring memo of ``score_crawl_result`` (kept by the ``crawl`` policy): same signals."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
+from rlm_gym.crawl.reward import MEMO_MAX_ITEMS, content_key, score_crawl_result
+from rlm_gym.policies.types import ActionResult, PolicyContext
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "realdata" / "crawls.jsonl"
+
+
+def _result(data, **extra):
+    return {
+        "success": True,
+        "data": data,
+        "extraction_schema": {"required": ["product_name", "price"]},
+        **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"price": 1}, {"price": 1.0}),
+        ({"price": 1}, {"price": True}),
+        ({"price": 0}, {"price": False}),
+        ({"price": "1"}, {"price": 1}),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+        ({"tags": [1]}, {"tags": [1.0]}),
+        ({"tags": [1]}, {"tags": (1,)}),
+        ({"tags": [{"a": 1}]}, {"tags": [{"a": True}]}),
+        ({"tags": {"a": [1]}}, {"tags": {"a": [1.0]}}),
+    ],
+)
+def test_content_key_tells_alike_values_apart(first, second):
+    # Equal under == (1, 1.0, True; key order) or with the same text: judged differently.
+    assert content_key([first]) is not None and content_key([second]) is not None
+    assert content_key([first]) != content_key([second])
+
+
+def test_content_key_is_equal_for_equal_values_in_new_objects():
+    make = lambda: [{"name": "Phở 24", "reviews": [{"author": "An", "stars": 4.5}]}]  # noqa: E731
+    assert content_key(make()) == content_key(make())
+    assert hash(content_key(make())) == hash(content_key(make()))
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [{"price": -0.0}],  # == 0.0: a key could not tell the signs apart
+        [{"price": 0.0}],
+        [{"tags": [0.0]}],
+        [{"price": _Text("9")}],  # a subclass may judge differently
+        [{1: "x"}],  # a non-string field name
+        ["not a dict"],
+        [{"deep": [[[["too deep"]]]]}],
+        [{"obj": object()}],
+        [{"x": 1}] * (MEMO_MAX_ITEMS + 1),
+    ],
+)
+def test_content_key_refuses_what_it_cannot_tell_apart(data):
+    assert content_key(data) is None
+
+
+def _corpus() -> list[dict]:
+    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+
+
+def test_memoised_scores_equal_crawl_reward_on_the_corpus_twice():
+    memo: dict = {}
+    for _ in range(2):  # the second pass is served from the memo
+        for result in _corpus():
+            assert score_crawl_result(result, memo=memo) == crawl_reward(result)
+    assert memo
+
+
+def test_memo_separates_results_that_differ_only_in_value_types():
+    memo: dict = {}
+    ints = _result([{"product_name": "Kettle", "price": 1}])
+    bools = _result([{"product_name": "Kettle", "price": True}])
+    for result in (ints, bools, ints, bools):
+        assert score_crawl_result(result, memo=memo) == crawl_reward(result)
+    assert len(memo) == 2
+
+
+def test_memo_reuses_the_judgement_but_not_the_rest_of_the_result():
+    memo: dict = {}
+    data = [{"product_name": f"Kettle {n}", "price": "N/A" if n % 2 else "$5"} for n in range(8)]
+    slow = _result(data, execution_time_ms=90_000.0, errors=["timeout"])
+    fast = _result([dict(item) for item in data], execution_time_ms=1_000.0)
+    first = score_crawl_result(slow, memo=memo)
+    second = score_crawl_result(fast, memo=memo)
+    assert len(memo) == 1
+    assert second == crawl_reward(fast) and first == crawl_reward(slow)
+    assert first.components["efficiency"] != second.components["efficiency"]
+
+
+def test_changing_a_memoised_signal_details_does_not_change_later_scores():
+    memo: dict = {}
+    data = [{"product_name": "Kettle", "price": "N/A", "reviews": [{"text": "<b>ok</b>"}]}] * 6
+    result = _result(data, extraction_schema={"required": ["product_name", "price", "reviews"]})
+    expected = crawl_reward(copy.deepcopy(result))
+    # Each call scores its own copy: the examples of a plain call are the input's own values.
+    signal = score_crawl_result(copy.deepcopy(result), memo=memo)
+    signal.details["defects"].append("changed")
+    for entry in signal.details["fields"].values():
+        entry["invalid"] = -1
+        for example in entry["examples"]:
+            if isinstance(example, list):
+                example.append("changed")
+        entry["examples"].append("changed")
+    assert score_crawl_result(copy.deepcopy(result), memo=memo) == expected
+    assert len(memo) == 1
+
+
+def test_policy_scores_equal_crawl_reward_and_memo_follows_its_settings():
+    policy = CrawlRewardPolicy()
+    results = [_result([{"product_name": f"Kettle {n}", "price": "$5"}]) for n in range(3)]
+    for crawl in results * 2:
+        final = ActionResult("final", True, metadata={"crawl_result": crawl})
+        signal = policy.calculate({"action": "final"}, final, PolicyContext())
+        assert signal == crawl_reward(crawl)
+    assert len(policy._memo) == 3
+    # New settings (another config): judgements made under the old ones are not reused.
+    policy.settings = CrawlRewardPolicy({"weights": {"validation": 0.5}}).settings
+    crawl = results[0]
+    final = ActionResult("final", True, metadata={"crawl_result": crawl})
+    signal = policy.calculate({"action": "final"}, final, PolicyContext())
+    assert signal == crawl_reward(crawl, config={"weights": {"validation": 0.5}})
+    assert len(policy._memo) == 1
