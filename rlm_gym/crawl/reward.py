@@ -455,10 +455,12 @@ def _frozen(value: Any, depth: int) -> Any:
     return kind, keys, tuple(frozen)
 
 
-def _nested_key(item: dict[str, Any]) -> tuple[Any, ...] | None:
+def _nested_key(item: dict[Any, Any]) -> tuple[Any, ...] | None:
     """An item's ``(name, value)`` pairs, nested values standing as ``_frozen`` (or None)."""
     pairs = []
     for name, value in item.items():
+        if type(name) not in _LEAF_TYPES:
+            return None
         if type(value) not in _LEAF_TYPES:
             value = _frozen(value, _MEMO_DEPTH)
             if value is _UNFIT:
@@ -470,12 +472,12 @@ def _nested_key(item: dict[str, Any]) -> tuple[Any, ...] | None:
 def content_key(data: Sequence[Any]) -> tuple[Any, ...] | None:
     """A hashable key equal for two item lists exactly when they hold the same values, or None.
 
-    Made when every item is a ``dict`` with ``str`` keys and values of the built-in leaf types
-    (``str``, ``int``, ``float``, ``bool``, None) or small lists, tuples and dicts of them: the
-    key holds every ``(name, value)`` pair in order and every value's type, so equal keys mean
-    equal values of equal types and every verdict on them is the same. Anything else
-    (subclasses, custom objects, deep nesting, a float zero, whose sign ``==`` ignores) gives
-    None: not memoised.
+    Made when every item is a ``dict`` whose names and values are of the built-in leaf types
+    (``str``, ``int``, ``float``, ``bool``, None), values also small lists, tuples and
+    str-keyed dicts of them: the key holds every ``(name, value)`` pair in order and the type
+    of every name and value, so equal keys mean equal values of equal types and every verdict
+    on them is the same. Anything else (subclasses, custom objects, deep nesting, a float
+    zero, whose sign ``==`` ignores) gives None: not memoised.
 
     Example:
         >>> content_key([{"price": 1.0}]) == content_key([{"price": 1}])
@@ -485,36 +487,54 @@ def content_key(data: Sequence[Any]) -> tuple[Any, ...] | None:
         >>> content_key([{"price": -0.0}]) is None
         True
     """
+    if not data:
+        return (type(data),)
     if len(data) > MEMO_MAX_ITEMS or not {*map(type, data)} <= _DICT:
         return None
-    if not {*map(type, chain.from_iterable(data))} <= _STR:
-        return None
-    values = list(chain.from_iterable(map(dict.values, data)))
-    types = tuple(map(type, values))
+    pairs = tuple(map(tuple, map(dict.items, data)))
+    # Names and values in turn: name, value, name, value, ...
+    flat = tuple(chain.from_iterable(chain.from_iterable(pairs)))
+    types = tuple(map(type, flat))
     kinds = {*types}
-    if float in kinds and _has_float_zero(values):
+    if float in kinds and _has_float_zero(flat):
         return None
-    if kinds <= _LEAF_TYPES:
-        pairs = tuple(map(tuple, map(dict.items, data)))
-    else:
+    if not kinds <= _LEAF_TYPES:
         pairs = tuple(map(_nested_key, data))
         if None in pairs:
             return None
     return type(data), pairs, types
 
 
-def _fresh_fields(fields: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """A copy of memoised field diagnostics the caller may change freely."""
+# A memoised judgement: pattern type, distinct items, the assessment and its field diagnostics
+# as rows ``(name, type, checked, invalid, examples, examples are leaves)``.
+_Judged = tuple[str, int, _Quality, tuple[tuple[Any, ...], ...]]
+
+
+def _field_rows(fields: dict[str, dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
     leaves = _LEAF_TYPES
+    return tuple(
+        (
+            name,
+            entry["type"],
+            entry["checked"],
+            entry["invalid"],
+            tuple(entry["examples"]),
+            all(type(value) in leaves for value in entry["examples"]),
+        )
+        for name, entry in fields.items()
+    )
+
+
+def _fresh_fields(rows: tuple[tuple[Any, ...], ...]) -> dict[str, dict[str, Any]]:
+    """Field diagnostics built anew from memoised rows: the caller may change them freely."""
     return {
         name: {
-            **entry,
-            "examples": [
-                value if type(value) in leaves else copy.deepcopy(value)
-                for value in entry["examples"]
-            ],
+            "type": kind,
+            "checked": checked,
+            "invalid": invalid,
+            "examples": [*examples] if leaves else copy.deepcopy(list(examples)),
         }
-        for name, entry in fields.items()
+        for name, kind, checked, invalid, examples, leaves in rows
     }
 
 
@@ -523,9 +543,10 @@ def _judged(
     fields: tuple[str, ...],
     pattern_type: str | None,
     settings: CrawlSettings,
-    memo: dict[Any, tuple[str, int, _Quality]] | None,
-) -> tuple[str, int, _Quality]:
-    """The item-dependent part of a score: pattern type, distinct items and their assessment."""
+    memo: dict[Any, _Judged] | None,
+) -> _Judged:
+    """The item-dependent part of a score: pattern type, distinct items and their assessment
+    (with field rows when ``memo`` is given, else ``()``)."""
     key = None
     if memo is not None:
         content = content_key(data)
@@ -535,11 +556,9 @@ def _judged(
             if found is not None:
                 return found
     judgement = judge_items(data, fields, pattern_type)
-    found = (
-        judgement.pattern_type,
-        len(judgement.distinct),
-        _assess(judgement, len(data), settings),
-    )
+    assessed = _assess(judgement, len(data), settings)
+    rows = () if memo is None else _field_rows(assessed.fields)
+    found = (judgement.pattern_type, len(judgement.distinct), assessed, rows)
     if key is not None:
         if len(memo) >= MEMO_SIZE:
             memo.clear()
@@ -578,7 +597,7 @@ def score_crawl_result(
         raise _bad_result(f"expected `success` to be a bool, got {success!r}")
     pages = pages_collected(result)
     execution_ms = _number(result, "execution_time_ms", result.get("execution_time_ms", 0.0))
-    pattern_type, distinct, assessed = _judged(
+    pattern_type, distinct, assessed, field_rows = _judged(
         data, fields, _given_pattern_type(result, pattern_type), settings, memo
     )
     success_score = 1.0 if success else 0.0
@@ -628,7 +647,7 @@ def score_crawl_result(
         "junk_items": distinct - assessed.extracted,
         "valid_share": assessed.valid_share,
         "defects": assessed.defects if memo is None else list(assessed.defects),
-        "fields": assessed.fields if memo is None else _fresh_fields(assessed.fields),
+        "fields": assessed.fields if memo is None else _fresh_fields(field_rows),
     }
     explanation = f"crawl reward {value:.4f}: {pattern_type}, tier {tier}"
     if assessed.defects:

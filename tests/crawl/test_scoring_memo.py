@@ -32,6 +32,8 @@ def _result(data, **extra):
         ({"price": 0}, {"price": False}),
         ({"price": "1"}, {"price": 1}),
         ({"a": 1, "b": 2}, {"b": 2, "a": 1}),
+        ({1: "x"}, {1.0: "x"}),
+        ({1: "x"}, {True: "x"}),
         ({"tags": [1]}, {"tags": [1.0]}),
         ({"tags": [1]}, {"tags": (1,)}),
         ({"tags": [{"a": 1}]}, {"tags": [{"a": True}]}),
@@ -61,7 +63,7 @@ class _Text(str):
         [{"price": 0.0}],
         [{"tags": [0.0]}],
         [{"price": _Text("9")}],  # a subclass may judge differently
-        [{1: "x"}],  # a non-string field name
+        [{("a", "b"): "x"}],  # a field name that is not a leaf value
         ["not a dict"],
         [{"deep": [[[["too deep"]]]]}],
         [{"obj": object()}],
