@@ -13,7 +13,7 @@ from rlm_gym.crawl.config import (
     merge_tables,
 )
 from rlm_gym.crawl.patterns import classify_pattern_type
-from rlm_gym.crawl.reward import pages_collected, score_crawl_result
+from rlm_gym.crawl.reward import memo_for, pages_collected, score_crawl_result
 from rlm_gym.crawl.store import KnowledgeStore
 from rlm_gym.policies.base import RewardPolicy, is_final
 from rlm_gym.policies.registry import PolicyRegistry
@@ -72,7 +72,7 @@ class CrawlRewardPolicy(RewardPolicy):
         self._last: tuple[Mapping[str, Any], RewardSignal] | None = None
         # Judgements of item lists already scored, for ``self.settings`` (see
         # ``score_crawl_result``): an env ends many episodes with the same items.
-        self._memo: dict[Any, Any] = {}
+        self._memo: dict[Any, Any] = memo_for(self.settings)
         self._memo_settings = self.settings
 
     def validate_config(self, config: dict[str, Any]) -> None:
@@ -110,7 +110,7 @@ class CrawlRewardPolicy(RewardPolicy):
             thresholds = self.store.thresholds(pattern_type)
         settings = self.settings
         if settings is not self._memo_settings:
-            self._memo, self._memo_settings = {}, settings
+            self._memo, self._memo_settings = memo_for(settings), settings
         signal = score_crawl_result(crawl, settings, thresholds=thresholds, memo=self._memo)
         self._last = (crawl, signal)
         return signal
@@ -150,5 +150,8 @@ class CrawlRewardPolicy(RewardPolicy):
         state = self.__dict__.copy()
         state["_store"] = None
         state["_last"] = None
-        state["_memo"] = {}
+        # The memo is shared per settings (``memo_for``): the unpickled policy rejoins its own
+        # process's memo.
+        state["_memo"] = None
+        state["_memo_settings"] = None
         return state

@@ -21,6 +21,7 @@ __all__ = [
     "crawl_reward",
     "check_items",
     "score_crawl_result",
+    "memo_for",
     "required_fields",
     "pages_collected",
 ]
@@ -403,6 +404,31 @@ _MEMO_DEPTH = 3
 MEMO_SIZE = 2048
 # Longer item lists are not memoised (the memo would hold on to too many values).
 MEMO_MAX_ITEMS = 1000
+# Shared memos, one per distinct settings (few: one per reward config in use).
+_MEMOS: list[tuple[CrawlSettings, dict[Any, Any]]] = []
+_MAX_SHARED_MEMOS = 16
+
+
+def memo_for(settings: CrawlSettings) -> dict[Any, Any]:
+    """The scoring memo shared by every caller scoring with settings equal to ``settings``.
+
+    The env's scorer and the ``crawl`` policy score the same items under the same config: with
+    one memo, the policy reuses the judgement the env just made.
+
+    Example:
+        >>> defaults = CrawlSettings.from_config(default_crawl_config())
+        >>> memo_for(defaults) is memo_for(_DEFAULT_SETTINGS)
+        True
+    """
+    for known, memo in _MEMOS:
+        if known is settings or known == settings:
+            return memo
+    memo: dict[Any, Any] = {}
+    if len(_MEMOS) < _MAX_SHARED_MEMOS:
+        _MEMOS.append((settings, memo))
+    return memo
+
+
 # What ``_frozen`` returns for a value a memo key cannot stand for.
 _UNFIT = object()
 

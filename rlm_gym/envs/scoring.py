@@ -30,7 +30,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from rlm_gym.crawl import crawl_reward
+from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
+from rlm_gym.crawl.reward import memo_for, score_crawl_result
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS
@@ -88,6 +89,11 @@ class Scorer:
         self.config = dict(config) if config else None
         # Validate once (crawl_reward checks every key and value of the config).
         crawl_reward({"success": False, "data": []}, config=self.config)
+        # ``crawl_reward(result, config=config)`` is ``score_crawl_result`` under these settings;
+        # scoring items through the memo shared per settings lets the ``crawl`` policy reuse
+        # the judgement when it scores the same crawl result.
+        self._settings = CrawlRewardPolicy(self.config).settings
+        self._memo = memo_for(self._settings)
         self.error_cap = _error_cap(self.config)
         self._content: dict[tuple, tuple[float, tuple[float, ...]]] = {}
         self._efficiency: dict[tuple[int, int, int], float] = {}
@@ -111,7 +117,7 @@ class Scorer:
             "extraction_schema": {"required": list(SCHEMAS[pattern_type])},
             "pattern_type": pattern_type,
         }
-        components = crawl_reward(result, config=self.config).components
+        components = score_crawl_result(result, self._settings, memo=self._memo).components
         names = list(components)
         self._efficiency_at = names.index("efficiency")
         head = 0

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
-from rlm_gym.crawl.reward import MEMO_MAX_ITEMS, content_key, score_crawl_result
+from rlm_gym.crawl.reward import MEMO_MAX_ITEMS, content_key, memo_for, score_crawl_result
+from rlm_gym.envs.scoring import Scorer
 from rlm_gym.policies.types import ActionResult, PolicyContext
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "realdata" / "crawls.jsonl"
@@ -132,11 +134,30 @@ def test_policy_scores_equal_crawl_reward_and_memo_follows_its_settings():
         final = ActionResult("final", True, metadata={"crawl_result": crawl})
         signal = policy.calculate({"action": "final"}, final, PolicyContext())
         assert signal == crawl_reward(crawl)
-    assert len(policy._memo) == 3
+    default_memo = policy._memo
+    assert default_memo is memo_for(CrawlRewardPolicy().settings)
+    assert all(
+        (content_key(crawl["data"]), ("product_name", "price"), None) in default_memo
+        for crawl in results
+    )
     # New settings (another config): judgements made under the old ones are not reused.
     policy.settings = CrawlRewardPolicy({"weights": {"validation": 0.5}}).settings
     crawl = results[0]
     final = ActionResult("final", True, metadata={"crawl_result": crawl})
     signal = policy.calculate({"action": "final"}, final, PolicyContext())
     assert signal == crawl_reward(crawl, config={"weights": {"validation": 0.5}})
-    assert len(policy._memo) == 1
+    assert policy._memo is not default_memo and policy._memo is memo_for(policy.settings)
+
+
+def test_env_scorer_and_policy_share_the_memo_of_their_config():
+    config = {"efficiency_errors": "graded"}
+    assert Scorer(config)._memo is CrawlRewardPolicy(config)._memo
+    assert Scorer(None)._memo is CrawlRewardPolicy()._memo is not Scorer(config)._memo
+
+
+def test_unpickled_policy_scores_the_same():
+    policy = CrawlRewardPolicy()
+    crawl = _result([{"product_name": "Kettle", "price": "$5"}])
+    final = ActionResult("final", True, metadata={"crawl_result": crawl})
+    copy_of = pickle.loads(pickle.dumps(policy))
+    assert copy_of.calculate({"action": "final"}, final, PolicyContext()) == crawl_reward(crawl)
