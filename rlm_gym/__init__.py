@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rlm_gym.crawl import (
     CrawlRewardPolicy,
-    KnowledgeStore,
     check_items,
     classify_pattern_type,
     crawl_reward,
@@ -22,6 +23,16 @@ from rlm_gym.policies import (
 from rlm_gym.wrappers import PotentialShapingWrapper, RewardPolicyWrapper
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # KnowledgeStore (and sqlite3) loads on first access, like `rlm_gym.crawl.KnowledgeStore`.
+    if name == "KnowledgeStore":
+        from rlm_gym.crawl.store import KnowledgeStore
+
+        return KnowledgeStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ActionResult",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rlm_gym.crawl.config import (
     COMPONENT_NAMES,
     COMPONENT_WEIGHTS,
@@ -26,7 +28,18 @@ from rlm_gym.crawl.patterns import (
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
 from rlm_gym.crawl.reward import check_items, crawl_reward
-from rlm_gym.crawl.store import ADAPTIVE_RULE, KnowledgeStore, KnowledgeStoreError
+
+# The knowledge store (and sqlite3) loads on first access: most programs never open one.
+_STORE_NAMES = ("ADAPTIVE_RULE", "KnowledgeStore", "KnowledgeStoreError")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _STORE_NAMES:
+        from rlm_gym.crawl import store
+
+        return getattr(store, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "crawl_reward",
