@@ -510,7 +510,10 @@ def _long_text(text: str) -> bool:
 
 def _number_of(value: Any) -> float:
     if type(value) is int:
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an int past float's range (10**400): as large as numbers get
+            return float("inf") if value > 0 else float("-inf")
     number = parse_number(value) if isinstance(value, str) else None
     return number if number is not None else 0.0
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rlm_gym.crawl.config import (
     COMPONENT_NAMES,
@@ -14,10 +14,12 @@ from rlm_gym.crawl.config import (
 )
 from rlm_gym.crawl.patterns import classify_pattern_type
 from rlm_gym.crawl.reward import memo_for, pages_collected, score_crawl_result
-from rlm_gym.crawl.store import KnowledgeStore
 from rlm_gym.policies.base import RewardPolicy, is_final
 from rlm_gym.policies.registry import PolicyRegistry
 from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
+
+if TYPE_CHECKING:
+    from rlm_gym.crawl.store import KnowledgeStore
 
 __all__ = ["CrawlRewardPolicy"]
 
@@ -59,6 +61,8 @@ class CrawlRewardPolicy(RewardPolicy):
     value_range = (0.0, 1.0)
     # Weights times float raw scores: the components are always Python floats.
     float_components = True
+    # Before the final action: RewardSignal(0.0, {}) (the wrapper skips those calls).
+    final_only = True
 
     @classmethod
     def get_default_config(cls) -> dict[str, Any]:
@@ -85,6 +89,8 @@ class CrawlRewardPolicy(RewardPolicy):
         if path is None:
             return None
         if self._store is None:
+            from rlm_gym.crawl.store import KnowledgeStore  # sqlite3: imported on first use
+
             self._store = KnowledgeStore(
                 path,
                 adaptive_thresholds=self.config["adaptive_thresholds"],

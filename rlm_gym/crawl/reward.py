@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import copy
+import io
 import math
+import pickle
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from numbers import Real
 from typing import Any
 
@@ -106,11 +107,14 @@ def _bad_result(message: str) -> ValueError:
 
 def _number(result: Mapping[str, Any], key: str, value: Any) -> float:
     kind = type(value)
-    if (kind is float or kind is int) and value >= 0.0 and value != math.inf:
-        return float(value)
+    if kind is float and value >= 0.0 and value != math.inf:
+        return value
     if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0.0:
         raise _bad_result(f"expected `{key}` to be a number >= 0, got {value!r}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int past float's range (10**400)
+        number = math.inf
     if number == math.inf:
         raise _bad_result(f"expected `{key}` to be finite, got {value!r}")
     return number
@@ -393,17 +397,12 @@ def check_items(
     return [dict(per_item[index]) for index in judgement.row_index]
 
 
-# Exact leaf types a memo key tells apart by value and type (``1``, ``1.0`` and ``True`` are
-# equal but of different types, and the key holds the types).
-_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
-_DICT = frozenset({dict})
-_STR = frozenset({str})
-# Nesting allowed inside an item's value for a memo key (a list of review dicts is depth 2).
-_MEMO_DEPTH = 3
 # Entries of a scoring memo; one that outgrows it is cleared (cheaper per hit than an LRU).
 MEMO_SIZE = 2048
-# Longer item lists are not memoised (the memo would hold on to too many values).
+# Longer item lists, or keys over MEMO_MAX_KEY_BYTES, are not memoised: the memo would hold
+# too much (at most MEMO_SIZE x MEMO_MAX_KEY_BYTES = 32 MiB of keys per memo).
 MEMO_MAX_ITEMS = 1000
+MEMO_MAX_KEY_BYTES = 16_384
 # Shared memos, one per distinct settings (few: one per reward config in use).
 _MEMOS: list[tuple[CrawlSettings, dict[Any, Any]]] = []
 _MAX_SHARED_MEMOS = 16
@@ -429,111 +428,66 @@ def memo_for(settings: CrawlSettings) -> dict[Any, Any]:
     return memo
 
 
-# What ``_frozen`` returns for a value a memo key cannot stand for.
-_UNFIT = object()
+class _BuiltinsOnlyPickler(pickle.Pickler):
+    """Pickles exact built-in values only: anything else raises ``_NotBuiltin``.
+
+    ``reducer_override`` is not called for exact ``str``, ``int``, ``float``, ``bool``,
+    None, ``bytes``, ``list``, ``tuple``, ``dict``, ``set`` and ``frozenset`` (pickle's
+    native types); it is called for everything else, subclasses included, which a judge may
+    treat differently from their base type.
+    """
+
+    def reducer_override(self, obj: Any) -> Any:
+        raise _NotBuiltin
 
 
-def _has_float_zero(values: Any) -> bool:
-    """A float zero among ``values`` (``0.0 == -0.0``: a key cannot tell their signs apart)."""
-    # `0.0 in values` also finds 0 and False: look closer only then.
-    return 0.0 in values and any(type(value) is float and value == 0.0 for value in values)
+class _NotBuiltin(Exception):
+    pass
 
 
-def _frozen(value: Any, depth: int) -> Any:
-    """A hashable stand-in for a nested value (a list, tuple or str-keyed dict, ``depth`` deep
-    at most, of leaves), equal for two values exactly when their values and types are equal;
-    ``_UNFIT`` for anything else."""
-    kind = type(value)
-    if kind is dict:
-        if not {*map(type, value)} <= _STR:
-            return _UNFIT
-        keys, parts = tuple(value), tuple(value.values())
-    elif kind is list or kind is tuple:
-        keys, parts = (), tuple(value)
-    else:
-        return _UNFIT
-    if depth <= 0:
-        return _UNFIT
-    kinds = {*map(type, parts)}
-    if kinds <= _LEAF_TYPES:
-        if float in kinds and _has_float_zero(parts):
-            return _UNFIT
-        return kind, keys, parts, tuple(map(type, parts))
-    if kinds == _DICT and depth > 1 and {*map(type, chain.from_iterable(parts))} <= _STR:
-        # A list of flat records (reviews, variants): one pass over all their values.
-        inner = tuple(chain.from_iterable(map(dict.values, parts)))
-        inner_kinds = {*map(type, inner)}
-        if inner_kinds <= _LEAF_TYPES:
-            if float in inner_kinds and _has_float_zero(inner):
-                return _UNFIT
-            return kind, keys, tuple(map(tuple, map(dict.items, parts))), tuple(map(type, inner))
-    frozen = []
-    for part in parts:
-        if type(part) in _LEAF_TYPES:
-            if type(part) is float and part == 0.0:
-                return _UNFIT
-            frozen.append((type(part), part))
-        else:
-            part = _frozen(part, depth - 1)
-            if part is _UNFIT:
-                return _UNFIT
-            frozen.append(part)
-    return kind, keys, tuple(frozen)
+def content_key(data: Sequence[Any]) -> bytes | None:
+    """A key equal for two item lists exactly when they hold the same values, or None.
 
-
-def _nested_key(item: dict[Any, Any]) -> tuple[Any, ...] | None:
-    """An item's ``(name, value)`` pairs, nested values standing as ``_frozen`` (or None)."""
-    pairs = []
-    for name, value in item.items():
-        if type(name) not in _LEAF_TYPES:
-            return None
-        if type(value) not in _LEAF_TYPES:
-            value = _frozen(value, _MEMO_DEPTH)
-            if value is _UNFIT:
-                return None
-        pairs.append((name, value))
-    return tuple(pairs)
-
-
-def content_key(data: Sequence[Any]) -> tuple[Any, ...] | None:
-    """A hashable key equal for two item lists exactly when they hold the same values, or None.
-
-    Made when every item is a ``dict`` whose names and values are of the built-in leaf types
-    (``str``, ``int``, ``float``, ``bool``, None), values also small lists, tuples and
-    str-keyed dicts of them: the key holds every ``(name, value)`` pair in order and the type
-    of every name and value, so equal keys mean equal values of equal types and every verdict
-    on them is the same. Anything else (subclasses, custom objects, deep nesting, a float
-    zero, whose sign ``==`` ignores) gives None: not memoised.
+    The key is the lists' pickle (protocol 5) when every value in them, at any depth, is an
+    exact built-in (``str``, ``int``, ``float``, ``bool``, None, ``bytes``, ``list``,
+    ``tuple``, ``dict``, ``set``, ``frozenset``). Pickling is faithful, so equal keys mean
+    lists that unpickle to the same values of the same types in the same order, and every
+    verdict on them is the same: ``1``, ``1.0`` and ``True`` differ, and so do ``0.0`` and
+    ``-0.0``, which ``==`` cannot tell apart. Equal lists may still get different keys (a
+    shared object is pickled once), which only costs a memo miss. Anything else (subclasses,
+    custom objects, nesting too deep to pickle), more than ``MEMO_MAX_ITEMS`` items or a key
+    over ``MEMO_MAX_KEY_BYTES`` gives None: not memoised.
 
     Example:
         >>> content_key([{"price": 1.0}]) == content_key([{"price": 1}])
         False
         >>> content_key([{"price": 1.0}]) == content_key([{"price": 1.0}])
         True
-        >>> content_key([{"price": -0.0}]) is None
+        >>> content_key([{"price": -0.0}]) == content_key([{"price": 0.0}])
+        False
+        >>> class Price(float): ...
+        >>> content_key([{"price": Price(1.0)}]) is None
         True
     """
-    if not data:
-        return (type(data),)
-    if len(data) > MEMO_MAX_ITEMS or not {*map(type, data)} <= _DICT:
+    if len(data) > MEMO_MAX_ITEMS:
         return None
-    pairs = tuple(map(tuple, map(dict.items, data)))
-    # Names and values in turn: name, value, name, value, ...
-    flat = tuple(chain.from_iterable(chain.from_iterable(pairs)))
-    types = tuple(map(type, flat))
-    kinds = {*types}
-    if float in kinds and _has_float_zero(flat):
+    buffer = io.BytesIO()
+    try:
+        _BuiltinsOnlyPickler(buffer, 5).dump(data)
+    except (_NotBuiltin, RecursionError, pickle.PicklingError, TypeError, ValueError):
         return None
-    if not kinds <= _LEAF_TYPES:
-        pairs = tuple(map(_nested_key, data))
-        if None in pairs:
-            return None
-    return type(data), pairs, types
+    if buffer.tell() > MEMO_MAX_KEY_BYTES:
+        return None
+    return buffer.getvalue()
 
 
 # A memoised judgement: pattern type, distinct items, the assessment and its field diagnostics
 # as rows ``(name, type, checked, invalid, examples, examples are leaves)``.
 _Judged = tuple[str, int, _Quality, tuple[tuple[Any, ...], ...]]
+
+
+# Immutable example values, shared between memoised rows and fresh diagnostics.
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
 def _field_rows(fields: dict[str, dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:

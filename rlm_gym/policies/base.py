@@ -159,6 +159,13 @@ class RewardPolicy(Policy, ABC):
     #: for the built-ins, whose numeric config is stored as floats). The wrapper then merges the
     #: components without converting each one; leave it False for custom policies.
     float_components: ClassVar[bool] = False
+    #: Declares that ``calculate`` returns ``RewardSignal(0.0, {})`` (value 0, no component)
+    #: for every action that is not the episode's final one (:func:`is_final`), as the
+    #: ``crawl`` policy does; ``value_range`` must hold 0. The wrapper then skips
+    #: ``calculate`` on those steps. Honoured only while ``calculate`` is the one of the class
+    #: that sets it: an override in a subclass, or a function set on the instance, is called
+    #: on every step.
+    final_only: ClassVar[bool] = False
 
     @abstractmethod
     def calculate(

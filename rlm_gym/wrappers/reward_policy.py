@@ -49,6 +49,20 @@ def _calculate_is_additive(policy: RewardPolicy) -> bool:
     return getattr(policy.calculate, "__func__", None) is _ADDITIVE_CALCULATE
 
 
+def _final_only_calculate(policy: RewardPolicy) -> Any:
+    """The ``calculate`` function of the class that declares ``final_only`` (or None).
+
+    None when no class in the policy's MRO sets ``final_only = True`` or when the nearest one
+    that sets it does not define ``calculate`` itself (its ``calculate`` is inherited, so the
+    declaration cannot be about it).
+    """
+    for klass in type(policy).__mro__:
+        declared = vars(klass)
+        if "final_only" in declared:
+            return declared.get("calculate") if declared["final_only"] is True else None
+    return None
+
+
 def action_result_from_info(value: Any) -> ActionResult:
     """Turn ``info["action_result"]`` (an ``ActionResult`` or a dict of its fields) into one.
 
@@ -175,6 +189,7 @@ class RewardPolicyWrapper(
         self._policy_name = self._policy.name
         # Checked once: an ABC isinstance is slow, and the policy's class does not change.
         self._additive_class = isinstance(self._policy, AdditiveRewardPolicy)
+        self._final_only_function = _final_only_calculate(self._policy)
         self._names: tuple[str, ...] = tuple(self._policy.component_names)
         self._zeros: dict[str, float] = dict.fromkeys(self._names, 0.0)
         # Filled with every declared name, the components dict only grows past this when the
@@ -306,6 +321,14 @@ class RewardPolicyWrapper(
         policy = self._policy
         additive = self._additive_class and _calculate_is_additive(policy)
         low, high = policy.value_range
+        # `final_only` holds while `calculate` is the declaring class's (not overridden and not
+        # patched on the instance; reset() checks the latter again).
+        function = self._final_only_function
+        final_only = (
+            not additive
+            and function is not None
+            and getattr(policy.calculate, "__func__", None) is function
+        )
         self._step_constants = (
             policy.score_components if additive and self._fast_merge else None,
             float(low),
@@ -314,6 +337,9 @@ class RewardPolicyWrapper(
             self._measure_duration,
             self._add_env_reward,
             self._policy_name,
+            final_only,
+            # The value of a step `calculate` is skipped on: RewardSignal(0.0, {}) weighed.
+            policy.clamp(0.0) if self._weights else 0.0,
         )
 
     # -- episode loop --------------------------------------------------------------------
@@ -333,7 +359,11 @@ class RewardPolicyWrapper(
         self._episode_sums = self._zeros.copy() if self._names else defaultdict(float)
         self._episode_total = 0.0
         policy = self._policy
-        if self._step_constants[0] is not None and not _calculate_is_additive(policy):
+        constants = self._step_constants
+        if (constants[0] is not None and not _calculate_is_additive(policy)) or (
+            constants[7]
+            and getattr(policy.calculate, "__func__", None) is not self._final_only_function
+        ):
             # `calculate` was patched since: score through it from now on.
             self._rebuild_step_constants()
         policy.on_episode_start(self._context)
@@ -350,9 +380,17 @@ class RewardPolicyWrapper(
         context = self._context
         if context is None:
             raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
-        score_components, low, high, zeros, measure, add_env_reward, policy_name = (
-            self._step_constants
-        )
+        (
+            score_components,
+            low,
+            high,
+            zeros,
+            measure,
+            add_env_reward,
+            policy_name,
+            final_only,
+            zero_value,
+        ) = self._step_constants
         if measure:
             started = perf_counter()
             obs, env_reward, terminated, truncated, info = self.env.step(action)
@@ -410,6 +448,9 @@ class RewardPolicyWrapper(
             if _SUM_IS_COMPENSATED:
                 value = sum(emitted.values(), 0.0)
             value = low if value < low else high if value > high else value
+        elif final_only and action_dict.get("action", result.action_type) != "final":
+            # `calculate` is declared to give RewardSignal(0.0, {}) here (`final_only`).
+            components, value = zeros.copy(), zero_value
         else:
             components, value = self._score_by_calculate(action_dict, result, context)
 
@@ -435,6 +476,9 @@ class RewardPolicyWrapper(
         """
         signal = self._policy.calculate(action, result, context)
         emitted = signal.components
+        if not emitted and self._fast_merge:
+            # Nothing emitted (a terminal-only policy's usual step): every component is 0.
+            return self._zeros.copy(), signal.value
         if self._fast_merge:
             components, value = {**self._zeros, **emitted}, signal.value
         else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,3 +67,17 @@ def test_deeply_nested_values_are_scored():
         value = [value]
     result = {"success": True, "data": [{"title": value}, {"title": {"a": {"b": value}}}]}
     assert 0.0 <= crawl_reward(result).value <= 1.0
+
+
+def test_huge_ints_in_a_count_or_rating_column_are_scored():
+    # Found by the fuzz above: a column of ints typed by their size met 10**400.
+    data = [{"rating": 4}, {"rating": 10**400}, {"rating": 5}, {"rating": -(10**400)}]
+    result = {"success": True, "data": data}
+    assert 0.0 <= crawl_reward(result).value <= 1.0
+    assert len(check_items(result)) == 4
+
+
+def test_a_huge_int_execution_time_is_refused_as_not_finite():
+    result = {"success": True, "data": [{"title": "Giá vàng"}], "execution_time_ms": 10**400}
+    with pytest.raises(ValueError, match="`execution_time_ms` to be finite"):
+        crawl_reward(result)

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
-from rlm_gym.crawl.reward import MEMO_MAX_ITEMS, content_key, memo_for, score_crawl_result
+from rlm_gym.crawl.reward import (
+    MEMO_MAX_ITEMS,
+    MEMO_MAX_KEY_BYTES,
+    content_key,
+    memo_for,
+    score_crawl_result,
+)
 from rlm_gym.envs.scoring import Scorer
 from rlm_gym.policies.types import ActionResult, PolicyContext
 
@@ -58,22 +64,55 @@ class _Text(str):
     pass
 
 
+def _deeply_nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 @pytest.mark.parametrize(
     "data",
     [
-        [{"price": -0.0}],  # == 0.0: a key could not tell the signs apart
-        [{"price": 0.0}],
-        [{"tags": [0.0]}],
         [{"price": _Text("9")}],  # a subclass may judge differently
-        [{("a", "b"): "x"}],  # a field name that is not a leaf value
-        ["not a dict"],
-        [{"deep": [[[["too deep"]]]]}],
+        [{"tags": [_Text("a")]}],  # ... at any depth
         [{"obj": object()}],
+        [{"deep": _deeply_nested(5000)}],  # too deep to pickle
         [{"x": 1}] * (MEMO_MAX_ITEMS + 1),
+        [{"text": "x" * MEMO_MAX_KEY_BYTES}],
     ],
 )
 def test_content_key_refuses_what_it_cannot_tell_apart(data):
     assert content_key(data) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"price": -0.0}, {"price": 0.0}),  # == but judged apart (sign)
+        ({"tags": [0.0]}, {"tags": [-0.0]}),
+        ({("a", "b"): "x"}, {("a", "c"): "x"}),
+        ({"deep": [[[["a"]]]]}, {"deep": [[[["b"]]]]}),
+    ],
+)
+def test_content_key_keys_odd_but_built_in_values(first, second):
+    assert content_key([first]) == content_key([copy.deepcopy(first)]) is not None
+    assert content_key([first]) != content_key([second])
+
+
+def test_memoised_scores_equal_crawl_reward_for_odd_built_in_values():
+    memo: dict = {}
+    odd = [
+        [{"product_name": "Kettle", "price": -0.0}],
+        [{"product_name": "Kettle", "price": 0.0}],
+        [{"product_name": "Kettle", "price": [[[["9.99"]]]]}],
+        ["not a dict", {"product_name": "Kettle", "price": "$5"}],
+        [{("a", "b"): "x", "product_name": "Kettle", "price": "$5"}],
+    ]
+    for _ in range(2):
+        for data in odd:
+            result = _result(data)
+            assert score_crawl_result(result, memo=memo) == crawl_reward(copy.deepcopy(result))
 
 
 def _corpus() -> list[dict]:

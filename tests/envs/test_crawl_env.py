@@ -189,3 +189,21 @@ def test_potential_equals_the_score_of_stopping_now():
             assert env.potential() == env.crawl_result()[1]
             _, _, terminated, truncated, _ = env.step(env.heuristic_action())
             done = terminated or truncated
+
+
+def test_step_results_are_valid_action_results():
+    # The env sets ActionResult fields directly (no __post_init__ checks per step): every
+    # result must still be one the checked constructor accepts, field for field.
+    env = gym.make(CRAWL_ENV_ID)
+    for seed in range(30):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        done = False
+        while not done:
+            _, _, terminated, truncated, info = env.step(int(rng.integers(0, 10)))
+            result = info["action_result"]
+            assert type(result) is ActionResult
+            assert ActionResult(**vars(result)) == result
+            assert type(result.success) is bool and type(result.tokens_used) is int
+            assert type(result.duration_ms) is float
+            done = terminated or truncated

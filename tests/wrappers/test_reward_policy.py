@@ -369,3 +369,24 @@ def test_non_finite_custom_value_raises():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="non-finite"):
         env.step(1)
+
+
+def test_steps_where_the_crawl_policy_emits_nothing_get_fresh_zero_components():
+    # `crawl` scores the final step only: the other steps emit no component and must still
+    # report every declared component as 0.0, in a dict of their own.
+    env = RewardPolicyWrapper(gym.make("rlm_gym/Crawl-v1"), "crawl")
+    env.reset(seed=3)
+    names = PolicyRegistry.get_reward("crawl").component_names
+    seen = []
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(env.unwrapped.heuristic_action())
+        done = terminated or truncated
+        components = info["reward_components"]
+        assert tuple(components) == names
+        if not done:
+            assert reward == 0.0 and set(components.values()) == {0.0}
+            components["success"] = 9.0  # the caller's to change
+        seen.append(components)
+    assert len(seen) > 2 and len({id(c) for c in seen}) == len(seen)
+    assert info["episode_reward_components"] == pytest.approx(components)
