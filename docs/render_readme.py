@@ -136,6 +136,11 @@ def _study_table(name: str) -> str:
     reference = study["reference"]
     rows = []
     for variant, row in study["variants"].items():
+        if len(row["seeds"]) < 2:  # no interval from one seed (mean_ci95 gives 0.0)
+            rows.append(
+                [f"`{variant}`", len(row["seeds"]), f"{row['score']:.3f} (no CI)", "", "", ""]
+            )
+            continue
         paired = (
             "(reference)"
             if variant == reference
@@ -181,8 +186,15 @@ def _study_table(name: str) -> str:
         f"{study['total_timesteps']:,} steps per run, {study['n_envs']} envs, "
         f"{study['n_eval_episodes']} seeded evaluation episodes per agent "
         f"(seeds {study['eval_seed']:,}+); {study['runs_done']} of {study['runs_planned']} "
-        "runs done.\n\n"
+        "runs done"
     )
+    if study["runs_done"] < study["runs_planned"]:
+        complete = study["seeds_complete"]
+        caption += (
+            f" (**partial**: the table holds the {len(complete)} seed(s) every variant has "
+            f"finished, {complete}; running the command again resumes the rest)"
+        )
+    caption += ".\n\n"
     return caption + _table(headers, rows)
 
 
@@ -346,7 +358,8 @@ def performance() -> str:
         [
             "`rlm_gym/Crawl-v1` + `crawl` policy, single env",
             f"**{env['single/crawl']['steps_per_s']:,.0f} steps/s** "
-            f"(bare {env['single/bare']['steps_per_s']:,.0f}; "
+            f"(bare env {env['single/bare']['steps_per_s']:,.0f}, ratio "
+            f"{env['single/crawl']['steps_per_s'] / env['single/bare']['steps_per_s']:.2f}; "
             f"`make_vec` x 8 with `crawl`: {env['vec8/crawl']['steps_per_s']:,.0f})",
             "≥ 45,000",
         ],
@@ -358,8 +371,7 @@ def performance() -> str:
         ],
         [
             '`python -c "import rlm_gym"`',
-            f"**{imports['import_cpu_s']:.2f} s** CPU ({imports['import_wall_s']:.2f} s wall on "
-            "the busy machine)",
+            f"**{imports['import_cpu_s']:.2f} s** CPU ({imports['import_wall_s']:.2f} s wall)",
             "< 0.5 s",
         ],
         [

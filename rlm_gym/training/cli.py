@@ -437,6 +437,7 @@ def _run_study(args: argparse.Namespace) -> int:
         total_timesteps=args.timesteps,
         n_eval_episodes=args.eval_episodes,
         progress=not args.quiet,
+        train=not args.no_train,
     )
     reference = results["reference"]
     print(f"{results['study']}: {results['question']}")
@@ -641,6 +642,11 @@ def _add_study(subparsers: Any) -> None:
     study.add_argument("--eval-episodes", type=positive_int, default=None)
     study.add_argument("--runs-dir", default="runs/studies", help="where each run's files go")
     study.add_argument("--results-dir", default="results", help="where <name>.json goes")
+    study.add_argument(
+        "--no-train",
+        action="store_true",
+        help="write the results of the runs already finished; train nothing",
+    )
     _add_quiet(study)
     study.set_defaults(func=_run_study)
 
