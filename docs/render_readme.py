@@ -131,14 +131,29 @@ def _pm(value: float, half: float, digits: int = 3) -> str:
 
 def _study_table(name: str) -> str:
     """Every variant of a study: mean true score, normalised, paired difference to the
-    reference, and whether it beat the heuristic and the best fixed strategy on every seed."""
+    reference, and whether it beat the heuristic and the best fixed strategy on every seed
+    (and each variant's budget, when they differ)."""
     study = _study(name)
     reference = study["reference"]
+    budgets = {
+        variant: row.get("total_timesteps", study["total_timesteps"])
+        for variant, row in study["variants"].items()
+    }
+    show_budget = len(set(budgets.values())) > 1
     rows = []
     for variant, row in study["variants"].items():
+        budget = [f"{budgets[variant] // 1000}k"] if show_budget else []
         if len(row["seeds"]) < 2:  # no interval from one seed (mean_ci95 gives 0.0)
             rows.append(
-                [f"`{variant}`", len(row["seeds"]), f"{row['score']:.3f} (no CI)", "", "", ""]
+                [
+                    f"`{variant}`",
+                    *budget,
+                    len(row["seeds"]),
+                    f"{row['score']:.3f} (no CI)",
+                    "",
+                    "",
+                    "",
+                ]
             )
             continue
         paired = (
@@ -154,6 +169,7 @@ def _study_table(name: str) -> str:
         rows.append(
             [
                 f"`{variant}`",
+                *budget,
                 len(row["seeds"]),
                 _pm(row["score"], row["score_ci95"]),
                 _pm(row["normalised"], row["normalised_ci95"], 2),
@@ -172,22 +188,40 @@ def _study_table(name: str) -> str:
         if key in baselines:
             score = baselines[key]["score"]
             rows.append(
-                [f"*{label}*", "-", f"{score:.3f}", f"{(score - low) / (high - low):.2f}", "", ""]
+                [
+                    f"*{label}*",
+                    *(["-"] if show_budget else []),
+                    "-",
+                    f"{score:.3f}",
+                    f"{(score - low) / (high - low):.2f}",
+                    "",
+                    "",
+                ]
             )
     headers = [
         "trained on",
+        *(["steps"] if show_budget else []),
         "seeds",
         "true crawl score (mean ± 95 % CI)",
         "normalised",
         f"paired difference vs `{reference}` (± 95 % CI)",
         "beats heuristic and best fixed on every seed",
     ]
+    per_run = (
+        f"{study['total_timesteps']:,} steps per run unless the steps column says otherwise"
+        if show_budget
+        else f"{study['total_timesteps']:,} steps per run"
+    )
     caption = (
-        f"{study['total_timesteps']:,} steps per run, {study['n_envs']} envs, "
+        f"{per_run}, {study['n_envs']} envs, "
         f"{study['n_eval_episodes']} seeded evaluation episodes per agent "
         f"(seeds {study['eval_seed']:,}+); {study['runs_done']} of {study['runs_planned']} "
         "runs done"
     )
+    if show_budget:
+        caption += (
+            "; a paired difference across budgets compares recipes *and* budgets, seed by seed"
+        )
     if study["runs_done"] < study["runs_planned"]:
         complete = study["seeds_complete"]
         caption += (

@@ -2,11 +2,12 @@
 
 The training recipe is the ``DEMO_VARIANT`` of the ``defaults`` study
 (``rlm_gym.training.study.STUDIES``): the one that measured best on the true crawl score over
-3 seeds at equal budget (``rlm-gym study defaults`` writes ``results/defaults.json``, from
-which the README's tables are rendered). The demo trains it for the study's budget with the
-study's envs and PPO settings, so ``rlm-gym demo --seed N`` reproduces the study's run of seed
-``N``. The baselines (the oracle plans, so it is the slow one) are scored on the second core
-while the agent trains on the first; then ``DEMO_EVAL_EPISODES`` seeded episodes per agent.
+3 seeds (``rlm-gym study defaults`` writes ``results/defaults.json``, from which the README's
+tables are rendered). The demo trains it for its budget in the study (the recipe's own
+``total_timesteps``, else the study's) with the study's envs and PPO settings, so
+``rlm-gym demo --seed N`` reproduces the study's run of seed ``N``. The baselines (the oracle
+plans, so it is the slow one) are scored on the second core while the agent trains on the
+first; then ``DEMO_EVAL_EPISODES`` seeded episodes per agent.
 ``RLM_GYM_QUICK=1`` (or ``quick=True``) shrinks both budgets for CI.
 """
 
@@ -20,13 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym.envs import CRAWL_ENV_ID
-from rlm_gym.training.study import STUDIES, STUDY_EVAL_EPISODES, STUDY_EVAL_SEED
+from rlm_gym.training.study import (
+    STUDIES,
+    STUDY_EVAL_EPISODES,
+    STUDY_EVAL_SEED,
+    variant_budget,
+)
 
 __all__ = ["DEMO_EVAL_EPISODES", "DEMO_VARIANT", "demo_recipe", "is_quick", "run_demo"]
 
 DEMO_STUDY = "defaults"
 # Chosen from results/defaults.json: the best mean true crawl score over the study's seeds.
-DEMO_VARIANT = "graded+gamma0.999"
+DEMO_VARIANT = "graded+gamma0.999+450k"
 DEMO_EVAL_EPISODES = STUDY_EVAL_EPISODES
 QUICK_TIMESTEPS = 4_096
 QUICK_EVAL_EPISODES = 20
@@ -41,7 +47,7 @@ def demo_recipe(variant: str = DEMO_VARIANT) -> dict[str, Any]:
     Example:
         >>> recipe = demo_recipe()
         >>> recipe["n_envs"], recipe["total_timesteps"], recipe["hyperparams"]["n_steps"]
-        (16, 300000, 256)
+        (16, 450000, 256)
     """
     study = STUDIES[DEMO_STUDY]
     if variant not in study.variants:
@@ -57,7 +63,7 @@ def demo_recipe(variant: str = DEMO_VARIANT) -> dict[str, Any]:
         "algo": settings.get("algo"),
         "hyperparams": {**study.hyperparams, **dict(settings.get("hyperparams") or {})},
         "n_envs": study.n_envs,
-        "total_timesteps": study.total_timesteps,
+        "total_timesteps": variant_budget(study, variant),
     }
 
 

@@ -42,3 +42,34 @@ def test_no_train_reports_the_finished_seeds_and_trains_nothing(tmp_path):
     again = run_study(TINY, runs_dir=runs, results_dir=results, n_workers=1, progress=False)
     assert again["seeds_complete"] == [0, 1]
     assert again["variants"]["crawl"]["per_seed"][0] == report["variants"]["crawl"]["per_seed"][0]
+
+
+@pytest.mark.slow
+def test_a_variant_with_its_own_budget_trains_for_it_unless_a_budget_is_forced(tmp_path):
+    study = Study(
+        name="budgets",
+        question="?",
+        variants={"short": {"policy": "binary"}, "long": {"total_timesteps": 512}},
+        reference="short",
+        seeds=(0,),
+        total_timesteps=256,
+        n_eval_episodes=2,
+        n_envs=2,
+        hyperparams={"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+        baselines=("random", "oracle"),
+    )
+    report = run_study(study, runs_dir=tmp_path / "runs", results_dir=tmp_path, progress=False)
+    variants = report["variants"]
+    assert variants["short"]["total_timesteps"] == 256
+    assert variants["long"]["total_timesteps"] == 512
+    assert variants["short"]["per_seed"][0]["train_timesteps"] == 256
+    assert variants["long"]["per_seed"][0]["train_timesteps"] == 512
+    forced = run_study(
+        study,
+        runs_dir=tmp_path / "forced",
+        results_dir=tmp_path,
+        total_timesteps=128,
+        progress=False,
+    )
+    assert {row["total_timesteps"] for row in forced["variants"].values()} == {128}
+    assert forced["variants"]["long"]["per_seed"][0]["train_timesteps"] == 128
