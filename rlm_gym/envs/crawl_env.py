@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import gymnasium as gym
@@ -115,7 +116,11 @@ CSS_SELECTORS: dict[str, str] = {
     "generic_extraction": "h1, link[rel=canonical], meta[name=description]",
 }
 _END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
-_PROGRESS = slice(PROGRESS_START, MEMORY_START)
+# The progress block is written in one ``struct.pack_into`` through a byte view of the
+# observation (0.7 µs, where a slice assignment from a tuple costs 3.3 µs per step).
+_PACK_PROGRESS = struct.Struct(f"={MEMORY_START - PROGRESS_START}f").pack_into
+_PROGRESS_OFFSET = 4 * PROGRESS_START
+_PACK_OBSERVATION = struct.Struct(f"={OBSERVATION_SIZE}f").pack_into
 # The memory block (last action one-hot, failed-method flags, 403 and 429 counts) is written
 # entry by entry, only where it changes: a few scalar writes instead of a slice per step.
 _LAST_ACTION_START = INDEX["last_action_fetch_http"]
@@ -214,6 +219,7 @@ class CrawlEnv(gym.Env):
         high = np.array([upper for _, _, upper in OBSERVATION_FIELDS], dtype=np.float32)
         self.observation_space = gym.spaces.Box(np.zeros_like(high), high, dtype=np.float32)
         self._obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        self._bind_observation_views()
         self._oracle: Any = None
         self.profile: SiteProfile | None = None
         self.model: SiteModel | None = None
@@ -246,7 +252,7 @@ class CrawlEnv(gym.Env):
         self.profile = profile
         self.model = site_model(profile, self.max_steps, self._scorer)
         self.state = initial_state()
-        self._obs[:] = probe_observation(profile, rng) + _INITIAL_PROGRESS
+        _PACK_OBSERVATION(self._obs_bytes, 0, *probe_observation(profile, rng), *_INITIAL_PROGRESS)
         self._uniforms = rng.random(64).tolist()
         self._next_uniform = 1
         self._errors = []
@@ -454,6 +460,23 @@ class CrawlEnv(gym.Env):
         return None
 
     # ------------------------------------------------------------------ helpers
+    def _bind_observation_views(self) -> None:
+        """Views of ``_obs`` for the per-step writes: bytes (``pack_into``) and float32 items
+        (a memoryview item write costs a third of a numpy one)."""
+        self._obs_bytes = memoryview(self._obs).cast("B")
+        self._obs_floats = self._obs_bytes.cast("f")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Memoryviews do not pickle; they are views of `_obs`, rebuilt on unpickling.
+        state = self.__dict__.copy()
+        state.pop("_obs_bytes", None)
+        state.pop("_obs_floats", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_observation_views()
+
     def _uniform(self) -> float:
         if self._next_uniform == len(self._uniforms):
             self._uniforms = self.np_random.random(64).tolist()
@@ -483,7 +506,9 @@ class CrawlEnv(gym.Env):
             elif kind == K_FETCH:
                 self._text_ratio = self._shell_ratio if action == FETCH_HTTP else 0.3
         phase = state[S_PHASE]
-        self._obs[_PROGRESS] = (
+        _PACK_PROGRESS(
+            self._obs_bytes,
+            _PROGRESS_OFFSET,
             phase == FETCH,
             phase == EXTRACT,
             phase == PAGINATE,
@@ -501,7 +526,7 @@ class CrawlEnv(gym.Env):
             self._text_ratio,
             state[S_STEPS] / self.max_steps,
         )
-        obs = self._obs
+        obs = self._obs_floats
         if self._last_action >= 0:
             obs[_LAST_ACTION_START + self._last_action] = 0.0
         obs[_LAST_ACTION_START + action] = 1.0

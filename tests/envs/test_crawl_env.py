@@ -207,3 +207,32 @@ def test_step_results_are_valid_action_results():
             assert type(result.success) is bool and type(result.tokens_used) is int
             assert type(result.duration_ms) is float
             done = terminated or truncated
+
+
+@pytest.mark.parametrize("clone", ["pickle", "deepcopy"])
+def test_a_copied_env_mid_episode_continues_exactly_like_the_original(clone):
+    import copy
+    import pickle
+
+    env = CrawlEnv()
+    env.reset(seed=3)
+    for action in (0, 2, 5):
+        env.step(action)
+    twin = pickle.loads(pickle.dumps(env)) if clone == "pickle" else copy.deepcopy(env)
+    for action in (2, 5, 3, 9):
+        obs, reward, terminated, truncated, _ = env.step(action)
+        twin_obs, twin_reward, twin_terminated, twin_truncated, _ = twin.step(action)
+        np.testing.assert_array_equal(obs, twin_obs)
+        assert (reward, terminated, truncated) == (twin_reward, twin_terminated, twin_truncated)
+        if terminated:
+            break
+    # The copy writes its own observation, not the original's: stepping only the copy leaves
+    # the original where an untouched env with the same history is.
+    reference, original = CrawlEnv(), CrawlEnv()
+    for one in (reference, original):
+        one.reset(seed=5)
+        one.step(0)
+    copied = pickle.loads(pickle.dumps(original)) if clone == "pickle" else copy.deepcopy(original)
+    copied.reset(seed=6)
+    copied.step(1)
+    np.testing.assert_array_equal(original.step(2)[0], reference.step(2)[0])
