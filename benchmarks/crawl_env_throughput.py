@@ -1,5 +1,7 @@
 """Steps per second of ``rlm_gym/Crawl-v1``: bare, with the ``crawl`` and ``lenient`` policies,
-single env and ``gymnasium.make_vec`` (sync) with 8 envs.
+single env and ``gymnasium.make_vec`` (sync) with 8 envs; and ``CrawlEnv()`` without
+``gym.make``'s wrappers (``TimeLimit``, ``OrderEnforcing``, ``PassiveEnvChecker``), to show
+what the env itself costs.
 
 Actions come from a fixed pseudo-random sequence over all 10 actions (invalid ones are cheap
 failed steps, as in early training), so every variant sees the same work.
@@ -31,8 +33,8 @@ ENV_ID = CRAWL_ENV_ID
 VEC_ENVS = 8
 
 
-def single_env_runner(policy: str | None, steps: int):
-    env = gym.make(ENV_ID)
+def single_env_runner(policy: str | None, steps: int, wrapped: bool = True):
+    env = gym.make(ENV_ID) if wrapped else rlm_gym.CrawlEnv()
     if policy is not None:
         env = RewardPolicyWrapper(env, policy)
     actions = np.random.default_rng(0).integers(0, env.action_space.n, size=4096).tolist()
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     assert rlm_gym.CrawlEnv  # importing rlm_gym registers the env
 
-    variants = {}
+    variants = {"single/env class": single_env_runner(None, args.steps, wrapped=False)}
     for label, policy in (("bare", None), ("crawl", "crawl"), ("lenient", "lenient")):
         variants[f"single/{label}"] = single_env_runner(policy, args.steps)
         variants[f"vec8/{label}"] = vector_env_runner(policy, args.steps)

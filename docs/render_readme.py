@@ -246,7 +246,40 @@ def ablation_study() -> str:
             "two hours on 2 cores; issue 11 tracks it). No ablation figure is quoted until it "
             "does.\n"
         )
-    return _study_table("ablation")
+    study = _study("ablation")
+    return _study_table("ablation") + _ablation_verdict(study)
+
+
+def _ablation_verdict(study: dict) -> str:
+    """One generated sentence per question the ablation answers: does the full reward beat
+    ``binary`` by more than its paired CI, and which components' removal costs the most."""
+    variants = study["variants"]
+    reference = study["reference"]
+    if len(variants["full"]["seeds"]) < 2:
+        return ""
+
+    def verdict(name: str) -> str:
+        row = variants[name]
+        diff, half = row["vs_reference"], row["vs_reference_ci95"]
+        if diff - half > 0:
+            outcome = f"beats `{reference}` by more than its CI"
+        elif diff + half < 0:
+            outcome = f"loses to `{reference}` by more than its CI"
+        else:
+            outcome = f"is not told apart from `{reference}` (the CI includes 0)"
+        return f"`{name}` {outcome}: {_pm(diff, half, 3)} over {len(row['seeds'])} paired seeds"
+
+    full = variants["full"]["score"]
+    removed = sorted(
+        (name for name in variants if name.startswith("no_")),
+        key=lambda name: variants[name]["score"] - full,
+    )
+    costs = ", ".join(f"`{name}` {variants[name]['score'] - full:+.3f}" for name in removed)
+    return (
+        f"\n{verdict('full')}; "
+        f"{verdict('graded')}. Switching one component off, against `full` (mean true score, "
+        f"most costly first): {costs}.\n"
+    )
 
 
 def demo_table() -> str:
@@ -393,7 +426,8 @@ def performance() -> str:
             "`rlm_gym/Crawl-v1` + `crawl` policy, single env",
             f"**{env['single/crawl']['steps_per_s']:,.0f} steps/s** "
             f"(bare env {env['single/bare']['steps_per_s']:,.0f}, ratio "
-            f"{env['single/crawl']['steps_per_s'] / env['single/bare']['steps_per_s']:.2f}; "
+            f"{env['single/crawl']['steps_per_s'] / env['single/bare']['steps_per_s']:.2f}"
+            f"{_env_class_rate(env)}; "
             f"`make_vec` x 8 with `crawl`: {env['vec8/crawl']['steps_per_s']:,.0f})",
             "≥ 45,000",
         ],
@@ -418,6 +452,14 @@ def performance() -> str:
         ],
     ]
     return _table(["what", "measured", "target"], rows)
+
+
+def _env_class_rate(env: dict) -> str:
+    """The env class alone (no ``gym.make`` wrappers), if the benchmark measured it."""
+    if "single/env class" not in env:
+        return ""
+    rate = env["single/env class"]["steps_per_s"]
+    return f"; `CrawlEnv()` without `gym.make`'s wrappers {rate:,.0f}"
 
 
 def _uncached_import(imports: dict) -> str:
