@@ -420,9 +420,10 @@ class RewardPolicyWrapper(
             if type(result) is not ActionResult:
                 result = action_result_from_info(result)
             action_dict = info.get("action")
+            # The exact-type test first: an ABC isinstance costs ~0.3 µs on every step.
             if action_dict is None:
                 action_dict = {"action": result.action_type}
-            elif not isinstance(action_dict, Mapping):
+            elif type(action_dict) is not dict and not isinstance(action_dict, Mapping):
                 raise TypeError(
                     f'Expected `info["action"]` to be a dict, got {type(action_dict).__name__}'
                 )

@@ -262,6 +262,30 @@ def test_malformed_action_result_raises_type_error(payload, fragment):
     assert fragment in str(excinfo.value)
 
 
+class _ActionInfoEnv(ScriptedResultEnv):
+    def __init__(self, action_info):
+        super().__init__()
+        self.action_info = action_info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        info["action"] = self.action_info
+        return obs, reward, terminated, truncated, info
+
+
+def test_info_action_may_be_any_mapping_and_nothing_else():
+    from types import MappingProxyType
+
+    env = RewardPolicyWrapper(_ActionInfoEnv(MappingProxyType({"action": "code"})), "default")
+    env.reset(seed=0)
+    env.step(1)
+    assert env.context.history[-1]["action"] == {"action": "code"}
+    bad = RewardPolicyWrapper(_ActionInfoEnv(["code"]), "default")
+    bad.reset(seed=0)
+    with pytest.raises(TypeError, match=r'Expected `info\["action"\]` to be a dict, got list'):
+        bad.step(1)
+
+
 def test_step_before_reset_raises():
     env = RewardPolicyWrapper(ScriptedResultEnv(), "default")
     with pytest.raises(gym.error.ResetNeeded):
