@@ -235,14 +235,16 @@ def test_config_with_instance_is_rejected():
         RewardPolicyWrapper(ScriptedResultEnv(), RecordingPolicy(), config={"x": 1})
 
 
-class _BadResultEnv(ScriptedResultEnv):
-    def __init__(self, payload):
+class _InfoEnv(ScriptedResultEnv):
+    """A scripted env whose ``info[key]`` is replaced by ``value`` on every step."""
+
+    def __init__(self, key, value):
         super().__init__()
-        self.payload = payload
+        self.key, self.value = key, value
 
     def step(self, action):
         obs, reward, terminated, truncated, info = super().step(action)
-        info["action_result"] = self.payload
+        info[self.key] = self.value
         return obs, reward, terminated, truncated, info
 
 
@@ -255,32 +257,21 @@ class _BadResultEnv(ScriptedResultEnv):
     ],
 )
 def test_malformed_action_result_raises_type_error(payload, fragment):
-    env = RewardPolicyWrapper(_BadResultEnv(payload), "default")
+    env = RewardPolicyWrapper(_InfoEnv("action_result", payload), "default")
     env.reset(seed=0)
     with pytest.raises(TypeError) as excinfo:
         env.step(1)
     assert fragment in str(excinfo.value)
 
 
-class _ActionInfoEnv(ScriptedResultEnv):
-    def __init__(self, action_info):
-        super().__init__()
-        self.action_info = action_info
-
-    def step(self, action):
-        obs, reward, terminated, truncated, info = super().step(action)
-        info["action"] = self.action_info
-        return obs, reward, terminated, truncated, info
-
-
 def test_info_action_may_be_any_mapping_and_nothing_else():
     from types import MappingProxyType
 
-    env = RewardPolicyWrapper(_ActionInfoEnv(MappingProxyType({"action": "code"})), "default")
+    env = RewardPolicyWrapper(_InfoEnv("action", MappingProxyType({"action": "code"})), "default")
     env.reset(seed=0)
     env.step(1)
     assert env.context.history[-1]["action"] == {"action": "code"}
-    bad = RewardPolicyWrapper(_ActionInfoEnv(["code"]), "default")
+    bad = RewardPolicyWrapper(_InfoEnv("action", ["code"]), "default")
     bad.reset(seed=0)
     with pytest.raises(TypeError, match=r'Expected `info\["action"\]` to be a dict, got list'):
         bad.step(1)
@@ -352,7 +343,8 @@ def test_registered_env_with_additional_wrapper():
 
 def test_action_result_field_validation_surfaces():
     env = RewardPolicyWrapper(
-        _BadResultEnv({"action_type": "code", "success": True, "duration_ms": -1.0}), "default"
+        _InfoEnv("action_result", {"action_type": "code", "success": True, "duration_ms": -1.0}),
+        "default",
     )
     env.reset(seed=0)
     with pytest.raises(ValueError, match="duration_ms"):
