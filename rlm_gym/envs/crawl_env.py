@@ -100,6 +100,7 @@ from rlm_gym.envs.profiles import (
 )
 from rlm_gym.envs.scoring import item_blocks, pages_collected, scorer_for, succeeded
 from rlm_gym.policies import ActionResult
+from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
 
@@ -131,7 +132,6 @@ _COUNT_429 = INDEX["count_429"]
 _BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
 _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
 _N_ACTIONS = len(ACTIONS)
-_new_object = object.__new__
 _RENDER_MODES = ("ansi", "rgb_array")
 _BLOCK_ERRORS = frozenset({E_403, E_429, E_BANNED})
 # The progress and memory entries at reset: everything 0 except ``phase_fetch``.
@@ -323,16 +323,8 @@ class CrawlEnv(gym.Env):
         if next_state[S_PHASE] == DONE:
             return self._finish(action, name, code, event, error)
         output = self._output(action, event)
-        # Every field is valid by construction (the dynamics' events hold bools and ints): set
-        # them directly rather than pay for `ActionResult.__post_init__`'s checks every step.
-        result = _new_object(ActionResult)
-        result.action_type = KINDS[kind]
-        result.success = success
-        result.output = output
-        result.error = error
-        result.duration_ms = float(duration)
-        result.tokens_used = tokens
-        result.metadata = {}
+        # Every field is valid by construction (the dynamics' events hold bools and ints).
+        result = trusted_action_result(KINDS[kind], success, output, error, float(duration), tokens)
         info = {"action": {"action": name, "code": code}, "action_result": result}
         if self.render_mode == "ansi":
             self._status = self._status_line(name, success, error)

@@ -102,6 +102,39 @@ def _is_integer(value: Any) -> bool:
     return isinstance(value, Integral) and not isinstance(value, (bool, np.bool_))
 
 
+_new_object = object.__new__
+
+
+def trusted_action_result(
+    action_type: str,
+    success: bool,
+    output: str = "",
+    error: str | None = None,
+    duration_ms: float = 0.0,
+    tokens_used: int = 0,
+    metadata: dict[str, Any] | None = None,
+) -> ActionResult:
+    """An ``ActionResult`` built without ``__post_init__``'s checks, for rlm_gym's per-step
+    paths whose fields are valid by construction (the crawl env's step, the wrapper's generic
+    result). Anything that comes from outside goes through ``ActionResult(...)``.
+
+    Example:
+        >>> trusted_action_result("fetch", True, duration_ms=12.0) == ActionResult(
+        ...     "fetch", True, duration_ms=12.0
+        ... )
+        True
+    """
+    result = _new_object(ActionResult)
+    result.action_type = action_type
+    result.success = success
+    result.output = output
+    result.error = error
+    result.duration_ms = duration_ms
+    result.tokens_used = tokens_used
+    result.metadata = {} if metadata is None else metadata
+    return result
+
+
 @dataclass(slots=True)
 class RewardSignal:
     """A reward value with its additive breakdown.

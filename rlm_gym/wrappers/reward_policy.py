@@ -23,6 +23,8 @@ from rlm_gym.policies import (
     PolicyRegistry,
     RewardPolicy,
 )
+from rlm_gym.policies.base import is_final
+from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["RewardPolicyWrapper", "REWARD_MODES", "action_result_from_info"]
 
@@ -30,7 +32,6 @@ REWARD_MODES = ("replace", "add")
 DEFAULT_MAX_STEPS = 10
 
 _RESULT_FIELDS = frozenset(f.name for f in fields(ActionResult))
-_new_result = object.__new__
 _ADDITIVE_CALCULATE = AdditiveRewardPolicy.calculate
 _REQUIRED_RESULT_FIELDS = frozenset({"action_type", "success"})
 # From 3.12 on, `sum()` of floats is compensated (Neumaier), so the step's one-pass running
@@ -406,15 +407,13 @@ class RewardPolicyWrapper(
         result = info.get("action_result")
         if result is None:
             action_type = "final" if terminated else "step"
-            # Fields known valid by construction: set them directly rather than pay for the
-            # checks of `ActionResult.__post_init__` on every step of every env. `output`,
-            # `error` and `tokens_used` read their defaults, which the dataclass keeps as
-            # class attributes.
-            result = _new_result(ActionResult)
-            result.action_type = action_type
-            result.success = env_reward > 0.0
-            result.duration_ms = duration
-            result.metadata = {"env_reward": env_reward}
+            # Fields known valid by construction: no `__post_init__` checks on every step.
+            result = trusted_action_result(
+                action_type,
+                env_reward > 0.0,
+                duration_ms=duration,
+                metadata={"env_reward": env_reward},
+            )
             action_dict = {"action": action_type, "value": action}
         else:
             if type(result) is not ActionResult:
@@ -449,7 +448,7 @@ class RewardPolicyWrapper(
             if _SUM_IS_COMPENSATED:
                 value = sum(emitted.values(), 0.0)
             value = low if value < low else high if value > high else value
-        elif final_only and action_dict.get("action", result.action_type) != "final":
+        elif final_only and not is_final(action_dict, result):
             # `calculate` is declared to give RewardSignal(0.0, {}) here (`final_only`).
             components, value = zeros.copy(), zero_value
         else:
@@ -477,10 +476,9 @@ class RewardPolicyWrapper(
         """
         signal = self._policy.calculate(action, result, context)
         emitted = signal.components
-        if not emitted and self._fast_merge:
-            # Nothing emitted (a terminal-only policy's usual step): every component is 0.
-            return self._zeros.copy(), signal.value
         if self._fast_merge:
+            if not emitted:  # a terminal-only policy's usual step: every component is 0
+                return self._zeros.copy(), signal.value
             components, value = {**self._zeros, **emitted}, signal.value
         else:
             components, value = self._weighted_components(emitted, signal.value)
