@@ -115,8 +115,8 @@ def trusted_action_result(
     metadata: dict[str, Any] | None = None,
 ) -> ActionResult:
     """An ``ActionResult`` built without ``__post_init__``'s checks, for rlm_gym's per-step
-    paths whose fields are valid by construction (the crawl env's step, the wrapper's generic
-    result). Anything that comes from outside goes through ``ActionResult(...)``.
+    paths whose fields are valid by construction (the crawl env's step). Anything that comes
+    from outside goes through ``ActionResult(...)``.
 
     Example:
         >>> trusted_action_result("fetch", True, duration_ms=12.0) == ActionResult(
