@@ -3,8 +3,9 @@
 The agent crawls a site whose profile is hidden (``rlm_gym.envs.profiles``): it fetches pages
 (plain HTTP or a headless browser), extracts items (CSS selectors, heuristics or an LLM),
 paginates (URL navigation, a JavaScript click or infinite scroll), backs off, and stops. The
-transition function is ``rlm_gym.envs.dynamics.transitions``; the episode's last step carries the
-crawl result (SPEC §5 shape) and the env's reward is that result's ``crawl_reward`` value.
+transition function is ``rlm_gym.envs.dynamics.transitions``, sampled one step at a time by
+``sample_transition``; the episode's last step carries the crawl result (SPEC §5 shape) and the
+env's reward is that result's ``crawl_reward`` value.
 
 Phases: *fetch* (valid: fetch_http, fetch_headless, backoff, stop) → *extract* (extract_*,
 re-fetch with fetch_*, backoff, stop) → *paginate* (url_navigation, javascript_click,
@@ -77,8 +78,8 @@ from rlm_gym.envs.dynamics import (
     SiteModel,
     initial_state,
     item_counts,
+    sample_transition,
     site_model,
-    transitions,
 )
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.observation import (
@@ -295,16 +296,7 @@ class CrawlEnv(gym.Env):
         state = self.state
         if state[S_PHASE] == DONE:
             raise RuntimeError("The episode has ended: call `reset()`")
-        outcomes = transitions(self.model, state, action)
-        if len(outcomes) == 1:
-            _, next_state, event = outcomes[0]
-        else:
-            u = self._uniform()
-            for outcome in outcomes:
-                u -= outcome[0]
-                if u < 0.0:
-                    break
-            _, next_state, event = outcome
+        next_state, event = sample_transition(self.model, state, action, self._uniform)
         self.state = next_state
         kind, success, error_code, duration, tokens, _ = event
         name = self.ACTIONS[action]

@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -38,6 +39,7 @@ __all__ = [
     "site_model",
     "initial_state",
     "transitions",
+    "sample_transition",
     "valid_actions",
     "item_counts",
 ]
@@ -342,9 +344,9 @@ def _advance(
 
 
 def _refusal(
-    model: SiteModel, state: tuple[int, ...], changes: dict[int, int], error: int, duration: int
-) -> tuple[tuple[int, ...], tuple]:
-    """The next state and event of a refused request (403 or 429); a ban ends the crawl."""
+    state: tuple[int, ...], changes: dict[int, int], error: int, duration: int, kind: int = K_FETCH
+) -> tuple:
+    """The move of a refused request (403 or 429); a ban ends the crawl."""
     banned = (
         state[S_BLOCKS] + 1 >= COSTS["blocks_to_ban"]
         if error == E_403
@@ -353,8 +355,7 @@ def _refusal(
     if banned:
         changes = {**changes, S_END: BLOCKED, S_PHASE: DONE}
         error = E_BANNED
-    event = (K_FETCH, False, error, duration, 0, 0)
-    return _advance(model, state, changes, duration, True), event
+    return changes, duration, True, (kind, False, error, duration, 0, 0)
 
 
 def _fetch(model: SiteModel, state: tuple[int, ...], fetcher: int) -> list:
@@ -364,14 +365,16 @@ def _fetch(model: SiteModel, state: tuple[int, ...], fetcher: int) -> list:
     """
     if model.rate_limited and state[S_PRESSURE]:
         changes = {S_429: state[S_429] + 1}
-        return [(1.0, *_refusal(model, state, changes, E_429, int(COSTS["rate_limited_ms"])))]
+        return [(1.0, *_refusal(state, changes, E_429, int(COSTS["rate_limited_ms"])))]
     pressure = 1 if model.rate_limited else 0
     timeout_rate = COSTS["timeout_rate"]
     timeout_ms = int(COSTS["timeout_ms"])
-    outcomes = [
+    moves = [
         (
             timeout_rate,
-            _advance(model, state, {S_PRESSURE: pressure}, timeout_ms, True),
+            {S_PRESSURE: pressure},
+            timeout_ms,
+            True,
             (K_FETCH, False, E_TIMEOUT, timeout_ms, 0, 0),
         )
     ]
@@ -380,7 +383,7 @@ def _fetch(model: SiteModel, state: tuple[int, ...], fetcher: int) -> list:
     if block > 0.0:
         changes = {S_BLOCKS: state[S_BLOCKS] + 1, S_PRESSURE: pressure}
         duration = _grid(model.profile.ttfb_ms)
-        outcomes.append((through * block, *_refusal(model, state, changes, E_403, duration)))
+        moves.append((through * block, *_refusal(state, changes, E_403, duration)))
         through *= 1.0 - block
     base = model.profile.ttfb_ms
     extra = COSTS["http_parse_ms"] if fetcher == FETCH_HTTP else model.render_ms
@@ -389,8 +392,8 @@ def _fetch(model: SiteModel, state: tuple[int, ...], fetcher: int) -> list:
     for weight, factor in JITTER:
         duration = _grid(base * factor + extra)
         event = (K_FETCH, True, E_NONE, duration, 0, 0)
-        outcomes.append((weight * through, _advance(model, state, changes, duration, False), event))
-    return outcomes
+        moves.append((weight * through, changes, duration, False, event))
+    return moves
 
 
 def _extract(model: SiteModel, state: tuple[int, ...], index: int) -> list:
@@ -398,16 +401,16 @@ def _extract(model: SiteModel, state: tuple[int, ...], index: int) -> list:
     tokens = model.extract_tokens[index]
     if state[S_FETCHED] == BY_HTTP and model.profile.rendering == 2:
         event = (K_EXTRACT, False, E_EMPTY_SHELL, duration, tokens, 0)
-        return [(1.0, _advance(model, state, {}, duration, True), event)]
+        return [(1.0, _NO_CHANGES, duration, True, event)]
     # A re-served page 1 yields its rows again: duplicates, not new pages of items.
     slot = (S_DUP_CSS if state[S_RESERVED] else S_CSS) + index
     changes = {S_PHASE: PAGINATE, slot: state[slot] + 1}
     event = (K_EXTRACT, True, E_NONE, duration, tokens, model.per_page[index])
-    return [(1.0, _advance(model, state, changes, duration, False), event)]
+    return [(1.0, changes, duration, False, event)]
 
 
-def _fail(model: SiteModel, state: tuple[int, ...], kind: int, error: int, duration: int) -> list:
-    return [(1.0, _advance(model, state, {}, duration, True), (kind, False, error, duration, 0, 0))]
+def _fail(kind: int, error: int, duration: int) -> list:
+    return [(1.0, _NO_CHANGES, duration, True, (kind, False, error, duration, 0, 0))]
 
 
 def _browser_paginate(model: SiteModel, state: tuple[int, ...], wait_ms: float) -> list:
@@ -418,15 +421,15 @@ def _browser_paginate(model: SiteModel, state: tuple[int, ...], wait_ms: float) 
     """
     if model.rate_limited and state[S_PRESSURE]:
         changes = {S_429: state[S_429] + 1}
-        next_state, event = _refusal(model, state, changes, E_429, int(COSTS["rate_limited_ms"]))
-        return [(1.0, next_state, (K_PAGINATE, *event[1:]))]
-    outcomes = []
+        refused = _refusal(state, changes, E_429, int(COSTS["rate_limited_ms"]), K_PAGINATE)
+        return [(1.0, *refused)]
+    moves = []
     changes = {S_PHASE: EXTRACT, S_PRESSURE: 1 if model.rate_limited else 0, S_RESERVED: 0}
     for weight, factor in JITTER:
         duration = _grid(wait_ms * factor)
         event = (K_PAGINATE, True, E_NONE, duration, 0, 0)
-        outcomes.append((weight, _advance(model, state, changes, duration, False), event))
-    return outcomes
+        moves.append((weight, changes, duration, False, event))
+    return moves
 
 
 def _paginate(model: SiteModel, state: tuple[int, ...], action: int) -> list:
@@ -434,7 +437,7 @@ def _paginate(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     pages = state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
     navigate_ms = int(COSTS["navigate_ms"])
     if pages >= model.profile.total_pages:
-        return _fail(model, state, K_PAGINATE, E_LAST_PAGE, navigate_ms)
+        return _fail(K_PAGINATE, E_LAST_PAGE, navigate_ms)
     if action == URL_NAVIGATION:
         # ``?page=N`` works on numbered pagination and where next / load-more / scroll pages
         # have a replayable URL; elsewhere the server ignores the parameter and re-serves page 1
@@ -442,20 +445,38 @@ def _paginate(model: SiteModel, state: tuple[int, ...], action: int) -> list:
         reserved = 0 if pagination == 1 or model.profile.url_replayable else 1
         changes = {S_PHASE: FETCH, S_FETCHED: NOT_FETCHED, S_RESERVED: reserved}
         event = (K_PAGINATE, True, E_NONE, navigate_ms, 0, 0)
-        return [(1.0, _advance(model, state, changes, navigate_ms, False), event)]
+        return [(1.0, changes, navigate_ms, False, event)]
     if state[S_FETCHED] != BY_HEADLESS:
-        return _fail(model, state, K_PAGINATE, E_NO_BROWSER, navigate_ms)
+        return _fail(K_PAGINATE, E_NO_BROWSER, navigate_ms)
     if action == JAVASCRIPT_CLICK:
         if pagination == 3:
             return _browser_paginate(model, state, COSTS["click_wait_ms"])
         if pagination in (1, 2):
             if model.profile.click_overlay:
-                return _fail(model, state, K_PAGINATE, E_CLICK_INTERCEPTED, navigate_ms)
+                return _fail(K_PAGINATE, E_CLICK_INTERCEPTED, navigate_ms)
             return _browser_paginate(model, state, COSTS["click_wait_ms"])
-        return _fail(model, state, K_PAGINATE, E_NO_CLICKABLE, navigate_ms)
+        return _fail(K_PAGINATE, E_NO_CLICKABLE, navigate_ms)
     if pagination == 4:
         return _browser_paginate(model, state, COSTS["scroll_wait_ms"])
-    return _fail(model, state, K_PAGINATE, E_NO_SCROLL, _grid(COSTS["scroll_wait_ms"]))
+    return _fail(K_PAGINATE, E_NO_SCROLL, _grid(COSTS["scroll_wait_ms"]))
+
+
+def _moves(model: SiteModel, state: tuple[int, ...], action: int) -> list:
+    """All outcomes of ``action`` in ``state`` before their next states are built: a list of
+    ``(probability, changes, duration_ms, counts_as_error, event)``, one per outcome, in the
+    order of ``transitions``. The env builds only the next state it samples."""
+    phase = state[S_PHASE]
+    if phase not in VALID_PHASES[action]:
+        return _INVALID_MOVES[action]
+    if action <= FETCH_HEADLESS:
+        return _fetch(model, state, action)
+    if action <= EXTRACT_LLM:
+        return _extract(model, state, action - EXTRACT_CSS)
+    if action <= INFINITE_SCROLL:
+        return _paginate(model, state, action)
+    if action == BACKOFF:
+        return _BACKOFF_MOVES
+    return _STOP_MOVES
 
 
 def transitions(model: SiteModel, state: tuple[int, ...], action: int) -> list:
@@ -464,26 +485,69 @@ def transitions(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     Probabilities add up to 1. An action that does not fit the phase is a failed step
     (error code ``E_INVALID``) that costs time and never ends the episode by itself.
     """
-    phase = state[S_PHASE]
-    if phase not in VALID_PHASES[action]:
-        duration = int(COSTS["invalid_ms"])
-        event = (_ACTION_KIND[action], False, E_INVALID, duration, 0, 0)
-        return [(1.0, _advance(model, state, {}, duration, True), event)]
-    if action <= FETCH_HEADLESS:
-        return _fetch(model, state, action)
-    if action <= EXTRACT_LLM:
-        return _extract(model, state, action - EXTRACT_CSS)
-    if action <= INFINITE_SCROLL:
-        return _paginate(model, state, action)
-    if action == BACKOFF:
-        duration = int(COSTS["backoff_ms"])
-        event = (K_WAIT, True, E_NONE, duration, 0, 0)
-        return [(1.0, _advance(model, state, {S_PRESSURE: 0}, duration, False), event)]
-    changes = {S_END: STOPPED, S_PHASE: DONE}
-    return [(1.0, _advance(model, state, changes, 0, False), (K_FINAL, True, E_NONE, 0, 0, 0))]
+    return [
+        (probability, _advance(model, state, changes, duration, error), event)
+        for probability, changes, duration, error, event in _moves(model, state, action)
+    ]
+
+
+def sample_transition(
+    model: SiteModel, state: tuple[int, ...], action: int, uniform: Callable[[], float]
+) -> tuple[tuple[int, ...], tuple]:
+    """One outcome of ``action`` in ``state``, drawn as the env draws it: ``(state, event)``.
+
+    The outcome of ``transitions`` that the uniform draw ``u = uniform()`` falls in (``u``
+    minus the probabilities in order, the first to go below 0; the last one if rounding leaves
+    ``u`` above their sum). ``uniform`` is called only when there is more than one outcome.
+    Only the sampled next state is built, so a step costs one state, not one per outcome.
+
+    Example:
+        >>> from rlm_gym.envs.profiles import sample_profile
+        >>> import numpy as np
+        >>> model = site_model(sample_profile(np.random.default_rng(0)), max_steps=30)
+        >>> state, event = sample_transition(model, initial_state(), STOP, lambda: 0.5)
+        >>> PHASES[state[S_PHASE]], KINDS[event[0]]
+        ('done', 'final')
+    """
+    moves = _moves(model, state, action)
+    if len(moves) == 1:
+        move = moves[0]
+    else:
+        u = uniform()
+        for move in moves:
+            u -= move[0]
+            if u < 0.0:
+                break
+    _, changes, duration, error, event = move
+    return _advance(model, state, changes, duration, error), event
 
 
 _ACTION_KIND: tuple[int, ...] = (
     K_FETCH, K_FETCH, K_EXTRACT, K_EXTRACT, K_EXTRACT,
     K_PAGINATE, K_PAGINATE, K_PAGINATE, K_WAIT, K_FINAL,
 )  # fmt: skip
+
+_NO_CHANGES: dict[int, int] = {}
+# The moves that do not depend on the state: an invalid action, a backoff, a stop.
+_INVALID_MOVES: tuple[list, ...] = tuple(
+    [
+        (
+            1.0,
+            _NO_CHANGES,
+            int(COSTS["invalid_ms"]),
+            True,
+            (kind, False, E_INVALID, int(COSTS["invalid_ms"]), 0, 0),
+        )
+    ]
+    for kind in _ACTION_KIND
+)
+_BACKOFF_MOVES = [
+    (
+        1.0,
+        {S_PRESSURE: 0},
+        int(COSTS["backoff_ms"]),
+        False,
+        (K_WAIT, True, E_NONE, int(COSTS["backoff_ms"]), 0, 0),
+    )
+]
+_STOP_MOVES = [(1.0, {S_END: STOPPED, S_PHASE: DONE}, 0, False, (K_FINAL, True, E_NONE, 0, 0, 0))]

@@ -159,3 +159,39 @@ def test_terminal_score_equals_crawl_reward(
     }
     expected = crawl_reward(result, config=config).value
     assert terminal_score(pattern_type, blocks, success, pages, time_ms, errors, config) == expected
+
+
+def _pick(outcomes: list, u: float) -> tuple:
+    """The outcome of ``transitions`` that ``u`` falls in (inverse CDF, the last on rounding)."""
+    for outcome in outcomes:
+        u -= outcome[0]
+        if u < 0.0:
+            break
+    return outcome
+
+
+def test_sample_transition_draws_the_outcome_of_transitions_that_u_falls_in() -> None:
+    """The env's sampler builds only the drawn state: it must be the very outcome (state and
+    event) that ``transitions`` lists for the same draw, on every reachable kind of state."""
+    rng = np.random.default_rng(3)
+    checked = multi = 0
+    for _ in range(150):
+        profile = sample_profile(rng)
+        model = dyn.site_model(profile, max_steps=30)
+        state = dyn.initial_state()
+        while state[dyn.S_PHASE] != dyn.DONE:
+            for action in range(len(dyn.ACTIONS)):
+                outcomes = dyn.transitions(model, state, action)
+                multi += len(outcomes) > 1
+                for u in (0.0, 0.01, 0.3, 0.5, 0.7, 0.999999, float(rng.random())):
+                    draws: list[float] = []
+                    sampled = dyn.sample_transition(
+                        model, state, action, lambda u=u, draws=draws: draws.append(u) or u
+                    )
+                    _, expected_state, expected_event = _pick(outcomes, u)
+                    assert sampled == (expected_state, expected_event)
+                    # The draw is taken only where there is a choice (the env's RNG stream).
+                    assert len(draws) == (len(outcomes) > 1)
+                    checked += 1
+            _, state, _ = _pick(dyn.transitions(model, state, int(rng.integers(9))), rng.random())
+    assert multi > 100 and checked > 10_000
