@@ -109,7 +109,9 @@ def _number(result: Mapping[str, Any], key: str, value: Any) -> float:
     kind = type(value)
     if kind is float and value >= 0.0 and value != math.inf:
         return value
-    if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0.0:
+    # An exact int is a Real and no bool: skip the checks (ABC ones are slow) for page counts.
+    real = kind is int or (not isinstance(value, bool) and isinstance(value, Real))
+    if not real or not value >= 0.0:
         raise _bad_result(f"expected `{key}` to be a number >= 0, got {value!r}")
     try:
         number = float(value)
@@ -469,25 +471,66 @@ def content_key(data: Sequence[Any]) -> bytes | None:
         >>> content_key([{"price": Price(1.0)}]) is None
         True
     """
+    kind = type(data)
+    if (kind is list or kind is tuple) and not data:
+        # Most final results of the env hold no items: their keys are made once.
+        return _EMPTY_KEYS[kind]
     if len(data) > MEMO_MAX_ITEMS:
         return None
-    buffer = io.BytesIO()
+    return _pickled(data)
+
+
+# Idle picklers with their buffers: making a pickler costs as much as pickling a few items, so
+# each is reused. A pool (list pop / append) rather than one shared pickler keeps concurrent
+# calls from different threads apart.
+_PICKLERS: list[tuple[_BuiltinsOnlyPickler, io.BytesIO]] = []
+
+
+def _pickled(data: Sequence[Any]) -> bytes | None:
+    """``data``'s protocol 5 pickle if it holds exact built-ins only and fits the key size."""
     try:
-        _BuiltinsOnlyPickler(buffer, 5).dump(data)
+        pickler, buffer = _PICKLERS.pop()
+    except IndexError:
+        buffer = io.BytesIO()
+        pickler = _BuiltinsOnlyPickler(buffer, 5)
+    try:
+        pickler.dump(data)
+        key = buffer.getvalue() if buffer.tell() <= MEMO_MAX_KEY_BYTES else None
     except (_NotBuiltin, RecursionError, pickle.PicklingError, TypeError, ValueError):
-        return None
-    if buffer.tell() > MEMO_MAX_KEY_BYTES:
-        return None
-    return buffer.getvalue()
+        key = None
+    # Forget this dump before the pickler is reused: its memo holds the items (a later dump
+    # would refer back to them, and they would stay alive), its buffer the pickle (emptying
+    # it frees the memory).
+    pickler.clear_memo()
+    buffer.seek(0)
+    buffer.truncate()
+    _PICKLERS.append((pickler, buffer))
+    return key
 
 
-# A memoised judgement: pattern type, distinct items, the assessment and its field diagnostics
-# as rows ``(name, type, checked, invalid, examples, examples are leaves)``.
-_Judged = tuple[str, int, _Quality, tuple[tuple[Any, ...], ...]]
+_EMPTY_KEYS = {list: _pickled([]), tuple: _pickled(())}
 
 
 # Immutable example values, shared between memoised rows and fresh diagnostics.
 _LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+@dataclass(slots=True)
+class _Judged:
+    """The item-dependent part of a score (what a memo keeps).
+
+    ``details`` holds the details that depend on the items alone, already in the order of the
+    signal's details, with None for those set on every call: copying it and setting those
+    costs less than building the whole dict again. ``field_rows`` are the field diagnostics
+    as rows ``(name, type, checked, invalid, examples, examples are leaves)`` (``()`` when not
+    memoised); ``defects_note`` is the explanation's note on the systematic defects.
+    """
+
+    pattern_type: str
+    assessed: _Quality
+    details: dict[str, Any]
+    field_rows: tuple[tuple[Any, ...], ...]
+    defects_note: str
 
 
 def _field_rows(fields: dict[str, dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
@@ -507,15 +550,16 @@ def _field_rows(fields: dict[str, dict[str, Any]]) -> tuple[tuple[Any, ...], ...
 
 def _fresh_fields(rows: tuple[tuple[Any, ...], ...]) -> dict[str, dict[str, Any]]:
     """Field diagnostics built anew from memoised rows: the caller may change them freely."""
-    return {
-        name: {
+    # A plain loop: a dict comprehension costs a function call more, per memo hit.
+    fields = {}
+    for name, kind, checked, invalid, examples, leaves in rows:
+        fields[name] = {
             "type": kind,
             "checked": checked,
             "invalid": invalid,
             "examples": [*examples] if leaves else copy.deepcopy(list(examples)),
         }
-        for name, kind, checked, invalid, examples, leaves in rows
-    }
+    return fields
 
 
 def _judged(
@@ -537,8 +581,35 @@ def _judged(
                 return found
     judgement = judge_items(data, fields, pattern_type)
     assessed = _assess(judgement, len(data), settings)
-    rows = () if memo is None else _field_rows(assessed.fields)
-    found = (judgement.pattern_type, len(judgement.distinct), assessed, rows)
+    distinct = len(judgement.distinct)
+    details = {
+        "success": None,
+        "has_data": 1.0 if assessed.extracted else 0.0,
+        "validation": assessed.validation,
+        "quantity": None,
+        "efficiency": None,
+        "presence": assessed.presence,
+        "completeness": assessed.completeness,
+        "quality": assessed.quality,
+        "pattern_type": judgement.pattern_type,
+        "tier": None,
+        "bucket": None,
+        "time_per_page_ms": None,
+        "time_penalty": None,
+        "items": len(data),
+        "distinct_items": distinct,
+        "junk_items": distinct - assessed.extracted,
+        "valid_share": assessed.valid_share,
+        "defects": None,
+        "fields": None,
+    }
+    found = _Judged(
+        judgement.pattern_type,
+        assessed,
+        details,
+        () if memo is None else _field_rows(assessed.fields),
+        f", {len(assessed.defects)} systematic defect(s)" if assessed.defects else "",
+    )
     if key is not None:
         if len(memo) >= MEMO_SIZE:
             memo.clear()
@@ -577,11 +648,10 @@ def score_crawl_result(
         raise _bad_result(f"expected `success` to be a bool, got {success!r}")
     pages = pages_collected(result)
     execution_ms = _number(result, "execution_time_ms", result.get("execution_time_ms", 0.0))
-    pattern_type, distinct, assessed, field_rows = _judged(
-        data, fields, _given_pattern_type(result, pattern_type), settings, memo
-    )
+    judged = _judged(data, fields, _given_pattern_type(result, pattern_type), settings, memo)
+    pattern_type = judged.pattern_type
+    assessed = judged.assessed
     success_score = 1.0 if success else 0.0
-    has_data = 1.0 if assessed.extracted else 0.0
     quantity = min(1.0, assessed.extracted / settings.quantity_target(pattern_type))
     time_per_page_ms = execution_ms / max(1.0, pages)
     time_penalty = _time_penalty(time_per_page_ms, pages, settings)
@@ -596,7 +666,7 @@ def score_crawl_result(
     w_success, w_has_data, w_validation, w_quantity, w_efficiency = settings.weights
     components = {
         "success": w_success * success_score,
-        "has_data": w_has_data * has_data,
+        "has_data": w_has_data * judged.details["has_data"],
         "validation": w_validation * assessed.validation,
         "quantity": w_quantity * quantity,
         "efficiency": w_efficiency * efficiency,
@@ -608,28 +678,20 @@ def score_crawl_result(
     tier = classify_quality_tier(value, in_force, assessed.extracted)
     if tier == "excellent" and assessed.valid_share < settings.excellent_valid_share:
         tier = "good"
-    details = {
-        "success": success_score,
-        "has_data": has_data,
-        "validation": assessed.validation,
-        "quantity": quantity,
-        "efficiency": efficiency,
-        "presence": assessed.presence,
-        "completeness": assessed.completeness,
-        "quality": assessed.quality,
-        "pattern_type": pattern_type,
-        "tier": tier,
-        "bucket": storage_bucket(value, in_force),
-        "time_per_page_ms": time_per_page_ms,
-        "time_penalty": time_penalty,
-        "items": len(data),
-        "distinct_items": distinct,
-        "junk_items": distinct - assessed.extracted,
-        "valid_share": assessed.valid_share,
-        "defects": assessed.defects if memo is None else list(assessed.defects),
-        "fields": assessed.fields if memo is None else _fresh_fields(field_rows),
-    }
-    explanation = f"crawl reward {value:.4f}: {pattern_type}, tier {tier}"
-    if assessed.defects:
-        explanation += f", {len(assessed.defects)} systematic defect(s)"
+    # The item-dependent details come from the judgement; the rest are set in their places.
+    details = judged.details.copy()
+    details["success"] = success_score
+    details["quantity"] = quantity
+    details["efficiency"] = efficiency
+    details["tier"] = tier
+    details["bucket"] = storage_bucket(value, in_force)
+    details["time_per_page_ms"] = time_per_page_ms
+    details["time_penalty"] = time_penalty
+    if memo is None:
+        details["defects"] = assessed.defects
+        details["fields"] = assessed.fields
+    else:  # fresh copies: the memoised judgement must not change with the caller's edits
+        details["defects"] = list(assessed.defects)
+        details["fields"] = _fresh_fields(judged.field_rows)
+    explanation = f"crawl reward {value:.4f}: {pattern_type}, tier {tier}{judged.defects_note}"
     return RewardSignal(value, components, explanation, details)

@@ -246,6 +246,9 @@ def test_pages_collected_falls_back_to_the_top_level_key():
         ({"success": True, "data": [], "execution_time_ms": math.nan}, "execution_time_ms"),
         ({"success": True, "data": [], "execution_time_ms": "fast"}, "execution_time_ms"),
         ({"success": True, "data": [], "navigation_result": {"pages_collected": "2"}}, "pages"),
+        ({"success": True, "data": [], "navigation_result": {"pages_collected": True}}, "pages"),
+        ({"success": True, "data": [], "navigation_result": {"pages_collected": -1}}, "pages"),
+        ({"success": True, "data": [], "pages_collected": 10**400}, "pages.* to be finite"),
         ({"success": True, "data": [], "extraction_schema": {"required": "title"}}, "required"),
     ],
 )

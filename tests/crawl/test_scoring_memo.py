@@ -8,6 +8,8 @@ import pickle
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
 from rlm_gym.crawl.reward import (
@@ -84,6 +86,27 @@ def _deeply_nested(depth: int) -> list:
 )
 def test_content_key_refuses_what_it_cannot_tell_apart(data):
     assert content_key(data) is None
+
+
+class _Items(list):
+    pass
+
+
+def test_content_key_of_no_items_is_still_their_pickle():
+    # Empty lists and tuples get keys made once, in advance: the same bytes as pickling them.
+    assert content_key([]) == pickle.dumps([], protocol=5)
+    assert content_key(()) == pickle.dumps((), protocol=5)
+    assert content_key([]) != content_key(())
+    assert content_key(_Items()) is None
+
+
+def test_reused_picklers_keep_no_trace_of_earlier_keys():
+    shared = "Phở 24"  # pickled by reference the second time within one dump
+    expected = pickle.dumps([{"name": shared}], protocol=5)
+    assert content_key([{"name": shared}]) == expected
+    assert content_key([{"name": shared}, object()]) is None  # refused half-way
+    assert content_key([{"name": "x" * MEMO_MAX_KEY_BYTES}]) is None  # too long
+    assert content_key([{"name": shared}]) == expected
 
 
 @pytest.mark.parametrize(
@@ -200,3 +223,79 @@ def test_unpickled_policy_scores_the_same():
     final = ActionResult("final", True, metadata={"crawl_result": crawl})
     copy_of = pickle.loads(pickle.dumps(policy))
     assert copy_of.calculate({"action": "final"}, final, PolicyContext()) == crawl_reward(crawl)
+
+
+_FIELDS = ["product_name", "price", "rating", "title", "published_date"]
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-10, 10**6),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["", "N/A", "$1,299.99", "4.5/5", "2024-03-12", "Giá tốt", "<b>x</b>"]),
+    st.lists(st.integers(), max_size=2),
+)
+_ITEMS = st.one_of(
+    st.dictionaries(st.sampled_from(_FIELDS), _VALUES, max_size=len(_FIELDS)),
+    st.sampled_from(["<li>broken</li>", None, 3]),
+)
+# Mostly valid counts and times, now and then one the scorer refuses.
+_NUMBERS = st.one_of(
+    st.integers(0, 30),
+    st.floats(0, 1e7),
+    st.sampled_from([-1, True, "5", 10**400, float("nan"), -0.0]),
+)
+_SETTINGS = [
+    CrawlRewardPolicy().settings,
+    CrawlRewardPolicy({"efficiency_errors": "graded", "max_defects": 1}).settings,
+]
+
+
+@st.composite
+def _varied_results(draw):
+    result = {"success": draw(st.sampled_from([True, False, True, False, 1, "yes"]))}
+    result["data"] = draw(st.one_of(st.lists(_ITEMS, max_size=8), st.sampled_from([[], (), None])))
+    if draw(st.booleans()):
+        result["navigation_result"] = {"pages_collected": draw(_NUMBERS)}
+    if draw(st.booleans()):
+        result["execution_time_ms"] = draw(_NUMBERS)
+    if draw(st.booleans()):
+        result["errors"] = draw(st.lists(st.just("HTTP 500"), max_size=2))
+    if draw(st.booleans()):
+        required = draw(st.lists(st.sampled_from(_FIELDS), max_size=3, unique=True))
+        result["extraction_schema"] = {"required": required}
+    if draw(st.booleans()):
+        result["pattern_type"] = draw(st.sampled_from(["product_list", "article_extraction", ""]))
+    return result
+
+
+def _outcome(score):
+    try:
+        # repr tells apart what == cannot (-0.0, nan, 1 / 1.0 / True).
+        return repr(score())
+    except ValueError as error:
+        return ValueError, str(error)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    _varied_results(),
+    st.sampled_from(_SETTINGS),
+    st.sampled_from([None, {"excellent": 0.5}]),
+)
+def test_memo_hits_score_exactly_as_scoring_without_a_memo(result, crawl_settings, thresholds):
+    memo: dict = {}
+    alone = _outcome(lambda: score_crawl_result(result, crawl_settings, thresholds=thresholds))
+    for _ in range(3):  # a miss, then hits
+        signal = _outcome(
+            lambda: score_crawl_result(result, crawl_settings, thresholds=thresholds, memo=memo)
+        )
+        assert signal == alone
+    if not isinstance(alone, tuple):
+        # What a caller does to a hit's details does not reach the next hit.
+        hit = score_crawl_result(result, crawl_settings, thresholds=thresholds, memo=memo)
+        hit.details["defects"].append("changed")
+        for entry in hit.details["fields"].values():
+            entry["examples"].append("changed")
+            entry["checked"] = -1
+        again = score_crawl_result(result, crawl_settings, thresholds=thresholds, memo=memo)
+        assert repr(again) == alone
