@@ -88,19 +88,20 @@ from rlm_gym.envs.observation import (
     MEMORY_START,
     OBSERVATION_FIELDS,
     OBSERVATION_SIZE,
+    PROBE_DRAWS,
     PROGRESS_START,
-    probe_observation,
+    probe_from_uniforms,
     text_ratio,
 )
 from rlm_gym.envs.profiles import (
     PATTERN_TYPES,
+    PROFILE_DRAWS,
     SCHEMAS,
     SiteProfile,
     check_overrides,
-    sample_profile,
+    profile_from_uniforms,
 )
 from rlm_gym.envs.scoring import item_blocks, pages_collected, scorer_for, succeeded
-from rlm_gym.policies import ActionResult
 from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
@@ -140,6 +141,10 @@ _INITIAL_PROGRESS = [
     1.0 if index == INDEX["phase_fetch"] else 0.0
     for index in range(PROGRESS_START, OBSERVATION_SIZE)
 ]
+# Step outcomes are drawn from blocks of uniforms, one generator call per block.
+_UNIFORM_BLOCK = 64
+# The draws of a reset besides the profile's: the probe's and the first block of uniforms.
+_RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
 # Constructor keywords besides the profile overrides (for "did you mean" on a typo).
 _KEYWORDS = ("render_mode", "pattern_types", "max_steps", "reward_config")
 
@@ -245,17 +250,24 @@ class CrawlEnv(gym.Env):
             The first observation and ``info`` (``{"phase": "fetch"}``).
         """
         super().reset(seed=seed)
-        rng = self.np_random
+        # One generator call per reset (each costs ~2 µs): the profile's draws, the probe's,
+        # then a block of uniforms for the step outcomes (the block's first is never used).
         if options and options.get("profile") is not None:
             profile = options["profile"]
+            u = self.np_random.random(_RESET_DRAWS).tolist()
         else:
-            profile = sample_profile(rng, self.pattern_types, self.profile_overrides)
+            u = self.np_random.random(PROFILE_DRAWS + _RESET_DRAWS).tolist()
+            profile = profile_from_uniforms(
+                u[:PROFILE_DRAWS], self.pattern_types, self.profile_overrides
+            )
+            del u[:PROFILE_DRAWS]
         self.profile = profile
         self.model = site_model(profile, self.max_steps, self._scorer)
         self.state = initial_state()
-        _PACK_OBSERVATION(self._obs_bytes, 0, *probe_observation(profile, rng), *_INITIAL_PROGRESS)
-        self._uniforms = rng.random(64).tolist()
-        self._next_uniform = 1
+        probe = probe_from_uniforms(profile, u[:PROBE_DRAWS])
+        _PACK_OBSERVATION(self._obs_bytes, 0, *probe, *_INITIAL_PROGRESS)
+        self._uniforms = u
+        self._next_uniform = PROBE_DRAWS + 1
         self._errors = []
         self._requests = 0
         self._used = [0] * len(self.ACTIONS)
@@ -344,7 +356,8 @@ class CrawlEnv(gym.Env):
             "step_action_type": KINDS[kind],
             "step_success": success,
         }
-        result = ActionResult(
+        # Valid by construction, as every step's result (`success` is ``succeeded``'s bool).
+        result = trusted_action_result(
             "final", crawl_result["success"], output, error, float(duration), tokens, metadata
         )
         info = {
@@ -463,7 +476,7 @@ class CrawlEnv(gym.Env):
 
     def _uniform(self) -> float:
         if self._next_uniform == len(self._uniforms):
-            self._uniforms = self.np_random.random(64).tolist()
+            self._uniforms = self.np_random.random(_UNIFORM_BLOCK).tolist()
             self._next_uniform = 0
         u = self._uniforms[self._next_uniform]
         self._next_uniform += 1

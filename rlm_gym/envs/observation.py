@@ -30,7 +30,9 @@ __all__ = [
     "INDEX",
     "PROBE_SIGNALS",
     "MEMORY_METHODS",
+    "PROBE_DRAWS",
     "probe_observation",
+    "probe_from_uniforms",
     "observation_table",
 ]
 
@@ -139,7 +141,9 @@ _CONTENT_SIGNALS = (
     "hint_load_more",
     "hint_infinite_scroll",
 )
-# Observation indices read by ``probe_observation`` (looked up once, not per reset).
+# Uniform draws per probe: one per probe signal, 3 more uniforms and 4 normals.
+PROBE_DRAWS = len(PROBE_SIGNALS) + 7
+# Observation indices read by ``probe_from_uniforms`` (looked up once, not per reset).
 _STATUS_403 = INDEX["probe_status_403"]
 _STATUS_429 = INDEX["probe_status_429"]
 _TEXT_RATIO = INDEX["probe_text_ratio"]
@@ -162,11 +166,23 @@ def text_ratio(profile: SiteProfile, normal: float) -> float:
 
 
 def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> list[float]:
-    """The static part of the observation (pattern one-hot, probe signals, job budget)."""
+    """The static part of the observation (pattern one-hot, probe signals, job budget):
+    ``probe_from_uniforms`` of ``PROBE_DRAWS`` uniforms from ``rng``."""
+    return probe_from_uniforms(profile, rng.random(PROBE_DRAWS).tolist())
+
+
+def probe_from_uniforms(profile: SiteProfile, u: list[float]) -> list[float]:
+    """The static part of the observation for ``PROBE_DRAWS`` uniform draws ``u`` in ``[0, 1)``.
+
+    Example:
+        >>> from rlm_gym.envs.profiles import profile_from_uniforms
+        >>> probe = probe_from_uniforms(profile_from_uniforms([0.5] * 17), [0.5] * PROBE_DRAWS)
+        >>> len(probe) == PROGRESS_START, probe[INDEX["type_product_list"]]
+        (True, 1.0)
+    """
     obs = [0.0] * PROGRESS_START
     obs[PATTERN_TYPES.index(profile.pattern_type)] = 1.0
-    # One generator call; normals by inverse CDF (clipped to +-3.1 sd).
-    u = rng.random(len(PROBE_SIGNALS) + 7).tolist()
+    # Normals by inverse CDF (clipped to +-3.1 sd).
     normals = [_NORMAL.inv_cdf(0.001 + 0.998 * x) for x in u[-4:]]
     for draw, (index, attribute, rates) in zip(u, _PROBE_TABLE, strict=False):
         obs[index] = 1.0 if draw < rates[profile[attribute]] else 0.0
