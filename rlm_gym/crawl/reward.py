@@ -25,6 +25,7 @@ __all__ = [
     "memo_for",
     "required_fields",
     "pages_collected",
+    "efficiency_score",
 ]
 
 _DEFAULT_SETTINGS = CrawlSettings.from_config(default_crawl_config())
@@ -293,6 +294,37 @@ def _error_count(result: Mapping[str, Any]) -> int:
     if result.get("error"):
         count += 1
     return count
+
+
+def efficiency_score(
+    pages: float, execution_time_ms: float, errors: int, settings: CrawlSettings = _DEFAULT_SETTINGS
+) -> float:
+    """The raw ``efficiency`` score (before its weight) of a crawl that collected ``pages``
+    pages in ``execution_time_ms`` with ``errors`` errors: what ``crawl_reward`` computes from
+    the result's ``navigation_result``, ``execution_time_ms`` and ``errors``, without the rest
+    of the scoring (the simulated env's scorer caches it per step count and time).
+
+    Example:
+        >>> efficiency_score(1.0, 4_000.0, 0)
+        1.0
+        >>> efficiency_score(1.0, 4_000.0, 1)  # any error voids efficiency by default
+        0.0
+    """
+    return _efficiency(pages, execution_time_ms, errors, settings)[0]
+
+
+def _efficiency(
+    pages: float, execution_ms: float, errors: int, settings: CrawlSettings
+) -> tuple[float, float, float]:
+    """``(efficiency, time_per_page_ms, time_penalty)`` (SPEC §5 efficiency)."""
+    time_per_page_ms = execution_ms / max(1.0, pages)
+    time_penalty = _time_penalty(time_per_page_ms, pages, settings)
+    if settings.graded_errors:
+        no_errors = max(0.0, 1.0 - settings.error_step * errors)
+    else:
+        no_errors = 0.0 if errors else 1.0
+    efficiency = no_errors * min(settings.efficiency_cap, max(0.0, 1.0 - time_penalty))
+    return efficiency, time_per_page_ms, time_penalty
 
 
 def _time_penalty(time_per_page_ms: float, pages: float, settings: CrawlSettings) -> float:
@@ -653,14 +685,9 @@ def score_crawl_result(
     assessed = judged.assessed
     success_score = 1.0 if success else 0.0
     quantity = min(1.0, assessed.extracted / settings.quantity_target(pattern_type))
-    time_per_page_ms = execution_ms / max(1.0, pages)
-    time_penalty = _time_penalty(time_per_page_ms, pages, settings)
-    errors = _error_count(result)
-    if settings.graded_errors:
-        no_errors = max(0.0, 1.0 - settings.error_step * errors)
-    else:
-        no_errors = 0.0 if errors else 1.0
-    efficiency = no_errors * min(settings.efficiency_cap, max(0.0, 1.0 - time_penalty))
+    efficiency, time_per_page_ms, time_penalty = _efficiency(
+        pages, execution_ms, _error_count(result), settings
+    )
     defect_count = min(len(assessed.defects), settings.max_defects)
 
     w_success, w_has_data, w_validation, w_quantity, w_efficiency = settings.weights

@@ -31,7 +31,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
-from rlm_gym.crawl.reward import memo_for, score_crawl_result
+from rlm_gym.crawl.config import WEIGHTED_COMPONENTS
+from rlm_gym.crawl.reward import efficiency_score, memo_for, score_crawl_result
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS
@@ -50,6 +51,7 @@ __all__ = [
 # Cache sizes: a cache that outgrows its bound is cleared (cheaper per hit than an LRU).
 _CONTENT_CACHE = 1 << 16
 _EFFICIENCY_CACHE = 1 << 18
+_EFFICIENCY_WEIGHT = WEIGHTED_COMPONENTS.index("efficiency")
 _DEFAULT_ERROR_STEP = 0.25
 # ``(extractor, per_page, pages, duplicate_pages, defective rows, broken)``: see ``item_blocks``.
 Block = tuple[int, int, int, int, int, bool]
@@ -135,18 +137,12 @@ class Scorer:
         found = self._efficiency.get(key)
         if found is not None:
             return found
-        result = {
-            "success": False,
-            "data": [],
-            "navigation_result": {"pages_collected": pages, "strategy_used": ""},
-            "execution_time_ms": float(execution_time_ms),
-            "errors": ["error"] * errors,
-        }
         if len(self._efficiency) >= _EFFICIENCY_CACHE:
             self._efficiency.clear()
-        found = self._efficiency[key] = crawl_reward(result, config=self.config).components[
-            "efficiency"
-        ]
+        # The weighted component, as `crawl_reward` computes it from a result with `pages`
+        # pages collected, `execution_time_ms` as a float and `errors` error texts.
+        raw = efficiency_score(float(pages), float(execution_time_ms), errors, self._settings)
+        found = self._efficiency[key] = self._settings.weights[_EFFICIENCY_WEIGHT] * raw
         return found
 
     def score(

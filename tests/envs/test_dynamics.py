@@ -12,7 +12,7 @@ from rlm_gym.envs import SCHEMAS
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.items import BREAKS, build_items, defective_copy, entity
 from rlm_gym.envs.profiles import PATTERN_TYPES, sample_profile
-from rlm_gym.envs.scoring import terminal_score
+from rlm_gym.envs.scoring import scorer_for, terminal_score
 
 
 @given(st.integers(0, 10_000), st.integers(0, 9))
@@ -120,6 +120,15 @@ def test_defective_copy_leaves_the_entity_untouched():
     assert entity("product_list", 0) == before
 
 
+# Reward configs the env's scorer must follow: the default, graded errors, other weights.
+_CONFIGS = [
+    None,
+    {"efficiency_errors": "graded"},
+    {"weights": {"validation": 0.5}},
+    {"weights": {"efficiency": 0.3}, "efficiency_errors": "graded", "error_step": 0.3},
+]
+
+
 @given(
     st.sampled_from(PATTERN_TYPES),
     st.lists(
@@ -138,7 +147,7 @@ def test_defective_copy_leaves_the_entity_untouched():
     st.integers(0, 12),
     st.integers(0, 2000).map(lambda t: t * 100),
     st.integers(0, 6),
-    st.sampled_from([None, {"efficiency_errors": "graded"}, {"weights": {"validation": 0.5}}]),
+    st.sampled_from(_CONFIGS),
 )
 @settings(max_examples=150, deadline=None)
 def test_terminal_score_equals_crawl_reward(
@@ -159,6 +168,27 @@ def test_terminal_score_equals_crawl_reward(
     }
     expected = crawl_reward(result, config=config).value
     assert terminal_score(pattern_type, blocks, success, pages, time_ms, errors, config) == expected
+
+
+@given(
+    st.integers(0, 40),
+    st.integers(0, 2000).map(lambda t: t * 100),
+    st.integers(0, 12),
+    st.sampled_from(_CONFIGS),
+)
+@settings(max_examples=300, deadline=None)
+def test_scorer_efficiency_is_crawl_rewards_efficiency_component(pages, time_ms, errors, config):
+    """The env's scorer computes the efficiency component directly (``efficiency_score``):
+    bit for bit the component ``crawl_reward`` gives the same pages, time and errors."""
+    result = {
+        "success": False,
+        "data": [],
+        "navigation_result": {"pages_collected": pages, "strategy_used": "x"},
+        "execution_time_ms": float(time_ms),
+        "errors": ["HTTP 403 Forbidden"] * errors,
+    }
+    expected = crawl_reward(result, config=config).components["efficiency"]
+    assert repr(scorer_for(config).efficiency(pages, time_ms, errors)) == repr(expected)
 
 
 def _pick(outcomes: list, u: float) -> tuple:
