@@ -1,34 +1,36 @@
-"""Run every benchmark (``make bench``) and write ``benchmarks/results.json``."""
+"""Run every benchmark (``make bench``) and write ``benchmarks/results.json``.
+
+Each benchmark runs in a fresh interpreter, one after the other: what one leaves in memory
+(the crawl env's caches, a trained model) must not slow the next. In one shared process the
+cyclic garbage collector walks the earlier benchmarks' objects during the later ones, which
+made ``crawl_reward``'s cost per item grow with the list on a heap the env benchmark had
+filled, and not on its own or with the collector off.
+"""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 from time import perf_counter
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import crawl_env_throughput
-import import_time
-import real_data
-import scorer_throughput
-import training_share
-import wrapper_overhead
+HERE = Path(__file__).resolve().parent
+# (script, arguments) in run order; each merges its section into results.json.
+BENCHMARKS = (
+    ("import_time.py", []),
+    ("wrapper_overhead.py", []),
+    ("crawl_env_throughput.py", []),
+    ("scorer_throughput.py", []),
+    ("training_share.py", []),
+    ("real_data.py", ["--save", "--quiet"]),
+)
 
 
 def main() -> None:
     started = perf_counter()
-    for module in (
-        import_time,
-        wrapper_overhead,
-        crawl_env_throughput,
-        scorer_throughput,
-        training_share,
-    ):
-        print(f"\n== {module.__name__} ==")
-        module.main([])
-    print("\n== real_data ==")
-    real_data.main(["--save", "--quiet"])
+    for script, arguments in BENCHMARKS:
+        print(f"\n== {Path(script).stem} ==", flush=True)
+        subprocess.run([sys.executable, str(HERE / script), *arguments], check=True)
     print(f"\nall benchmarks: {perf_counter() - started:.0f} s; results in benchmarks/results.json")
 
 
