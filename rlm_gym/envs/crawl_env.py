@@ -50,8 +50,6 @@ from rlm_gym.envs.dynamics import (
     E_INVALID,
     E_NONE,
     ERRORS,
-    EXTRACT,
-    FETCH,
     FETCH_HTTP,
     INFINITE_SCROLL,
     JAVASCRIPT_CLICK,
@@ -60,7 +58,6 @@ from rlm_gym.envs.dynamics import (
     K_PAGINATE,
     KINDS,
     OVER_BUDGET,
-    PAGINATE,
     PHASES,
     S_429,
     S_BLOCKS,
@@ -85,7 +82,6 @@ from rlm_gym.envs.items import build_items
 from rlm_gym.envs.observation import (
     INDEX,
     MEMORY_METHODS,
-    MEMORY_START,
     OBSERVATION_FIELDS,
     OBSERVATION_SIZE,
     PROBE_DRAWS,
@@ -119,13 +115,23 @@ CSS_SELECTORS: dict[str, str] = {
     "generic_extraction": "h1, link[rel=canonical], meta[name=description]",
 }
 _END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
-# The progress block is written in one ``struct.pack_into`` through a byte view of the
-# observation (0.7 µs, where a slice assignment from a tuple costs 3.3 µs per step).
-_PACK_PROGRESS = struct.Struct(f"={MEMORY_START - PROGRESS_START}f").pack_into
-_PROGRESS_OFFSET = 4 * PROGRESS_START
+# A reset writes the whole observation in one ``struct.pack_into`` through a byte view of it;
+# a step writes the entries it changes, one by one (``_update_observation``).
 _PACK_OBSERVATION = struct.Struct(f"={OBSERVATION_SIZE}f").pack_into
-# The memory block (last action one-hot, failed-method flags, 403 and 429 counts) is written
-# entry by entry, only where it changes: a few scalar writes instead of a slice per step.
+_PHASE_START = INDEX["phase_fetch"]
+_PAGES = INDEX["pages_collected"]
+_ITEMS = INDEX["items_vs_target"]
+_QUALITY = INDEX["item_quality"]
+_DUPLICATES = INDEX["duplicate_rows"]
+_ERRORS = INDEX["errors"]
+_ELAPSED = INDEX["elapsed"]
+_LAST_LATENCY = INDEX["last_latency"]
+_POLITENESS = INDEX["politeness"]
+_BROWSER_LIVE = INDEX["browser_live"]
+_LAST_FAILED = INDEX["last_failed"]
+_LAST_BLOCKED = INDEX["last_blocked"]
+_PAGE_TEXT = INDEX["last_text_ratio"]
+_STEPS = INDEX["steps"]
 _LAST_ACTION_START = INDEX["last_action_fetch_http"]
 _FAILED_START = INDEX["failed_fetch_http"]
 _N_METHODS = len(MEMORY_METHODS)
@@ -274,11 +280,6 @@ class CrawlEnv(gym.Env):
         self._last_action = -1
         self._last_failed = False
         self._last_error = E_NONE
-        self._items_vs_target = 0.0
-        self._item_quality = 0.0
-        self._duplicate_rows = 0.0
-        self._pages_seen = 0.0
-        self._text_ratio = 0.0
         self._shell_ratio = text_ratio(profile, 0.0)
         self._status = f"reset | {profile.pattern_type} on {profile.domain}"
         self._codes = _action_codes(profile)
@@ -322,7 +323,7 @@ class CrawlEnv(gym.Env):
             self._requests = 0
         self._last_failed = not success
         self._last_error = error_code
-        self._update_observation(action, event)
+        self._update_observation(action, event, state[S_PHASE])
         code = self._codes[action]
         if next_state[S_PHASE] == DONE:
             return self._finish(action, name, code, event, error)
@@ -489,46 +490,33 @@ class CrawlEnv(gym.Env):
             return f"Job time budget of {self.profile.time_budget_ms} ms exceeded"
         return ERRORS[code]
 
-    def _update_observation(self, action: int, event: tuple) -> None:
+    def _update_observation(self, action: int, event: tuple, previous_phase: int) -> None:
+        """Write the observation entries this step changes (the probe block never changes).
+
+        Entry by entry, only where they can change: the phase one-hot when the phase changes,
+        the item entries after an extraction, the page's text ratio after a fetch, the error
+        entries after a failure; the clock, request and last-step entries on every step.
+        """
         state = self.state
         profile = self.profile
         kind, success, error_code, duration, _, _ = event
+        obs = self._obs_floats
+        phase = state[S_PHASE]
+        if phase != previous_phase:
+            obs[_PHASE_START + previous_phase] = 0.0  # a step starts in fetch, extract or paginate
+            if phase != DONE:  # done has no entry: the block is all 0
+                obs[_PHASE_START + phase] = 1.0
         if success:
             if kind == K_EXTRACT:
                 items, valid, duplicates = item_counts(self.model, state)
-                self._items_vs_target = min(2.0, valid / profile.target_items)
-                self._item_quality = valid / items if items else 0.0
-                self._duplicate_rows = duplicates / (items + duplicates)
-                self._pages_seen = min(3.0, pages_collected(state) / 10.0)
+                obs[_PAGES] = min(3.0, pages_collected(state) / 10.0)
+                obs[_ITEMS] = min(2.0, valid / profile.target_items)
+                obs[_QUALITY] = valid / items if items else 0.0
+                obs[_DUPLICATES] = duplicates / (items + duplicates)
             elif kind == K_FETCH:
-                self._text_ratio = self._shell_ratio if action == FETCH_HTTP else 0.3
-        phase = state[S_PHASE]
-        _PACK_PROGRESS(
-            self._obs_bytes,
-            _PROGRESS_OFFSET,
-            phase == FETCH,
-            phase == EXTRACT,
-            phase == PAGINATE,
-            self._pages_seen,
-            self._items_vs_target,
-            self._item_quality,
-            self._duplicate_rows,
-            min(1.0, len(self._errors) / 5.0),
-            min(2.0, state[S_TIME] / profile.time_budget_ms),
-            min(4.0, duration / 10_000.0),
-            min(1.0, self._requests / 3.0),
-            state[S_FETCHED] == BY_HEADLESS,
-            not success,
-            error_code in _BLOCK_ERRORS,
-            self._text_ratio,
-            state[S_STEPS] / self.max_steps,
-        )
-        obs = self._obs_floats
-        if self._last_action >= 0:
-            obs[_LAST_ACTION_START + self._last_action] = 0.0
-        obs[_LAST_ACTION_START + action] = 1.0
-        self._last_action = action
-        if not success:
+                obs[_PAGE_TEXT] = self._shell_ratio if action == FETCH_HTTP else 0.3
+        else:
+            obs[_ERRORS] = min(1.0, len(self._errors) / 5.0)
             # A method fails "on this site" only where it is valid: a step in the wrong phase
             # is the agent's mistake, not news about the site (``last_failed`` still shows it).
             if error_code != E_INVALID and action < _N_METHODS:
@@ -536,6 +524,17 @@ class CrawlEnv(gym.Env):
             if error_code in _BLOCK_ERRORS:
                 obs[_COUNT_403] = state[S_BLOCKS] / _BLOCKS_TO_BAN
                 obs[_COUNT_429] = state[S_429] / _RATE_LIMITS_TO_BAN
+        obs[_ELAPSED] = min(2.0, state[S_TIME] / profile.time_budget_ms)
+        obs[_LAST_LATENCY] = min(4.0, duration / 10_000.0)
+        obs[_POLITENESS] = min(1.0, self._requests / 3.0)
+        obs[_BROWSER_LIVE] = 1.0 if state[S_FETCHED] == BY_HEADLESS else 0.0
+        obs[_LAST_FAILED] = 0.0 if success else 1.0
+        obs[_LAST_BLOCKED] = 1.0 if error_code in _BLOCK_ERRORS else 0.0
+        obs[_STEPS] = state[S_STEPS] / self.max_steps
+        if self._last_action >= 0:
+            obs[_LAST_ACTION_START + self._last_action] = 0.0
+        obs[_LAST_ACTION_START + action] = 1.0
+        self._last_action = action
 
     def _output(self, action: int, event: tuple) -> str:
         kind, success, _, duration, _, items = event
