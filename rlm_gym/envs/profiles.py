@@ -2,8 +2,9 @@
 
 Every episode of ``rlm_gym/Crawl-v1`` crawls one site whose profile is drawn here at ``reset``.
 The tables below are the documented distributions (sources in ``/work/shared/research/
-crawl-figures.md``, summarised in the README); ``sample_profile`` draws one profile with a
-handful of generator calls so that ``reset`` stays in the microsecond range.
+crawl-figures.md``, summarised in the README); ``sample_profile`` draws one profile from one
+block of uniforms (one generator call; ``profile_from_uniforms`` maps the block to the profile,
+and the env draws that block together with the rest of a reset's draws).
 
 Example:
     >>> import numpy as np
