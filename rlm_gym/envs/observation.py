@@ -19,8 +19,6 @@ from __future__ import annotations
 import math
 from statistics import NormalDist
 
-import numpy as np
-
 from rlm_gym.envs.dynamics import ACTIONS, COSTS
 from rlm_gym.envs.profiles import PATTERN_TYPES, SiteProfile
 
@@ -31,7 +29,6 @@ __all__ = [
     "PROBE_SIGNALS",
     "MEMORY_METHODS",
     "PROBE_DRAWS",
-    "probe_observation",
     "probe_from_uniforms",
     "observation_table",
 ]
@@ -163,12 +160,6 @@ def text_ratio(profile: SiteProfile, normal: float) -> float:
     """The text-to-HTML ratio of a fetched page given a standard-normal draw."""
     mean, sd = TEXT_RATIO[profile.rendering]
     return min(1.0, max(0.0, mean + sd * normal))
-
-
-def probe_observation(profile: SiteProfile, rng: np.random.Generator) -> list[float]:
-    """The static part of the observation (pattern one-hot, probe signals, job budget):
-    ``probe_from_uniforms`` of ``PROBE_DRAWS`` uniforms from ``rng``."""
-    return probe_from_uniforms(profile, rng.random(PROBE_DRAWS).tolist())
 
 
 def probe_from_uniforms(profile: SiteProfile, u: list[float]) -> list[float]:
