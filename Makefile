@@ -16,7 +16,7 @@ CLIENT_LIBS := stable-baselines3==2.9.2 rl_zoo3==2.9.2 "ray[rllib]==2.60.0" torc
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
 
-.PHONY: demo test lint test-ray test-clients bench results readme clean
+.PHONY: demo test test-fast lint test-ray test-clients bench results readme clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ lint: $(VENV)/.dev-installed
 # ruff, then every test (slow training checks run with small budgets) on both cores.
 test: lint
 	$(PY) -m pytest -n 2 -q
+
+# Everything not marked slow (no training runs, no notebooks): the loop while editing.
+test-fast: $(VENV)/.dev-installed
+	$(PY) -m pytest -n 2 -q -m "not slow"
 
 # The Ray Tune ablation backend, in its own venv (Ray is an optional extra).
 $(RAY_PY):
