@@ -22,8 +22,6 @@ from rlm_gym.policies import (
 )
 from rlm_gym.wrappers import PotentialShapingWrapper, RewardPolicyWrapper
 
-__version__ = "0.1.0"
-
 
 def __getattr__(name: str) -> Any:
     # KnowledgeStore (and sqlite3) loads on first access, like `rlm_gym.crawl.KnowledgeStore`.
@@ -31,6 +29,12 @@ def __getattr__(name: str) -> Any:
         from rlm_gym.crawl.store import KnowledgeStore
 
         return KnowledgeStore
+    if name == "__version__":
+        # One version, the installed package's: read on first access (importlib.metadata
+        # costs more import time than the rest of the core needs).
+        from importlib.metadata import version
+
+        return version("rlm-gym")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -45,3 +45,16 @@ def test_make_resolves_env_id_with_module_prefix():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert output.strip() == "rlm_gym/Crawl-v1"
+
+
+def test_one_version_read_from_the_package_metadata():
+    from importlib.metadata import version
+
+    import rlm_gym
+
+    installed = version("rlm-gym")
+    assert rlm_gym.__version__ == installed
+    output = subprocess.run(
+        [sys.executable, "-m", "rlm_gym.cli", "--version"], capture_output=True, text=True
+    ).stdout
+    assert output.strip() == f"rlm-gym {installed}"
