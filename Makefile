@@ -79,15 +79,15 @@ test-clients: $(VENV_CLIENTS)/.installed
 bench: $(VENV)/.train-installed
 	$(PY) benchmarks/run_all.py
 
-# The learning studies behind the README's tables (resumable: a re-run continues), then the README.
+# The learning studies behind the documented tables (resumable: a re-run continues), then the pages.
 results: $(VENV)/.train-installed
 	$(VENV)/bin/rlm-gym study defaults
 	$(VENV)/bin/rlm-gym study ablation
-	$(PY) docs/render_readme.py
+	$(PY) docs/render.py
 
-# Rewrite the README's generated blocks from the committed JSON files they read.
+# Rewrite the generated blocks of README.md and docs/*.md from the committed JSON files they read.
 readme: $(VENV)/.train-installed
-	$(PY) docs/render_readme.py
+	$(PY) docs/render.py
 
 clean:
 	rm -rf $(VENV) $(VENV_RAY) $(VENV_CLIENTS) runs .pytest_cache .hypothesis

@@ -1,6 +1,6 @@
-"""Every `rlm-gym` command in README.md's fenced shell blocks runs.
+"""Every `rlm-gym` command in the fenced shell blocks of README.md and docs/*.md runs.
 
-The rule, so a README command can never rot unnoticed:
+The rule, so a documented command can never rot unnoticed:
 
 1. A command is a line of a ```bash / ```sh / ```shell / ```console block that starts with
    ``rlm-gym`` (in console blocks: ``$ rlm-gym``); ``# comments`` are dropped and ``\\``
@@ -10,8 +10,9 @@ The rule, so a README command can never rot unnoticed:
    ``--quiet``, ``demo`` ``--quick``, and ``study`` those three budgets (its own are a study's).
 3. A command with a placeholder (an UPPERCASE word such as ``RUN_DIR`` or ``FILE.jsonl``) or
    optional ``[...]`` syntax runs as ``rlm-gym <subcommand> --help``.
-4. Commands run in README order, in one temporary directory (so ``runs/...`` written by one
-   command is there for the next); an argument naming a file of the repository points to it.
+4. Commands run in page order (the README, then ``docs/*.md`` by name) and in each page's
+   order, in one temporary directory (so ``runs/...`` written by one command is there for the
+   next); an argument naming a file of the repository points to it.
 5. In a console block, an example whose shown output has an ``error:`` line must fail with exit
    code 2 and no traceback; every other command must exit 0.
 """
@@ -28,7 +29,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_BLOCKS = ("bash", "sh", "shell", "console")
 TRAINING = ("train", "ablate", "study", "demo")
 BUDGETS = {"--timesteps": "256", "--episodes": "2", "--eval-episodes": "2", "--seeds": "0"}
@@ -37,18 +38,19 @@ PLACEHOLDER = re.compile(r"^[A-Z][A-Z0-9_]*(\.[a-z]+)?$")
 
 @dataclass(frozen=True)
 class Command:
-    """One README command: its words, whether its shown output is an error, its line."""
+    """One documented command: its words, whether its shown output is an error, where it is."""
 
     words: tuple[str, ...]
     expects_error: bool
     line: int
+    page: str = "README.md"
 
     @property
     def id(self) -> str:
-        return f"L{self.line}: {' '.join(self.words)}"[:80]
+        return f"{self.page}:L{self.line}: {' '.join(self.words)}"[:80]
 
 
-def readme_commands(text: str) -> list[Command]:
+def readme_commands(text: str, page: str = "README.md") -> list[Command]:
     """The ``rlm-gym`` commands of the fenced shell blocks of ``text`` (rule 1 and 5)."""
     commands: list[Command] = []
     block: str | None = None
@@ -76,7 +78,7 @@ def readme_commands(text: str) -> list[Command]:
             continue
         shown = _shown_output(lines, number) if block == "console" else []
         expects_error = any("error:" in out for out in shown)
-        commands.append(Command(tuple(words[1:]), expects_error, number))
+        commands.append(Command(tuple(words[1:]), expects_error, number, page))
     return commands
 
 
@@ -90,7 +92,7 @@ def _shown_output(lines: list[str], number: int) -> list[str]:
 
 
 def runnable_argv(words: tuple[str, ...]) -> list[str]:
-    """The argv to run for a README command (rules 2 and 3).
+    """The argv to run for a documented command (rules 2 and 3).
 
     Example:
         >>> runnable_argv(("ablate", "--seeds", "0-4", "--timesteps", "60000"))
@@ -126,11 +128,17 @@ def _repo_path(word: str) -> str:
     return str(path) if path.exists() else word
 
 
-COMMANDS = readme_commands(README.read_text(encoding="utf-8"))
+COMMANDS = [
+    command
+    for page in PAGES
+    for command in readme_commands(page.read_text(encoding="utf-8"), str(page.relative_to(ROOT)))
+]
 
 
 def test_the_readme_has_rlm_gym_commands_in_shell_blocks():
-    assert COMMANDS, "README.md shows no `rlm-gym ...` command in a fenced shell block"
+    assert any(c.page == "README.md" for c in COMMANDS), (
+        "README.md shows no `rlm-gym ...` command in a fenced shell block"
+    )
 
 
 def test_the_extraction_follows_the_rule():

@@ -1,22 +1,62 @@
-"""README.md's numbers are the ones its committed JSON files hold (no number goes stale)."""
+"""README.md's and docs/*.md's numbers are the ones their committed JSON files hold.
+
+``docs/render.py`` renders every generated block of those pages from ``results/*.json``,
+``benchmarks/results.json`` or a deterministic command over committed data; a page that
+disagrees with its source fails here, so no number goes stale.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs"))
 
-import render_readme  # noqa: E402
+import render  # noqa: E402
+
+PAGES = render.pages()
 
 
-def test_every_generated_block_of_the_readme_matches_its_source():
-    current = render_readme.README.read_text(encoding="utf-8")
-    assert render_readme.render(current) == current, "README.md is stale: run `make readme`"
+def test_the_pages_are_the_readme_and_every_docs_page():
+    assert PAGES[0] == ROOT / "README.md"
+    assert {page.name for page in PAGES[1:]} >= {
+        "environment.md",
+        "crawl-reward.md",
+        "training.md",
+        "clients.md",
+        "reliability.md",
+        "performance.md",
+    }
 
 
-def test_every_block_renderer_is_used_in_the_readme():
-    current = render_readme.README.read_text(encoding="utf-8")
-    used = {match.group("name") for match in render_readme._BLOCK.finditer(current)}
-    assert used == set(render_readme.BLOCKS)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_every_generated_block_of_a_page_matches_its_source(page: Path):
+    current = page.read_text(encoding="utf-8")
+    assert render.render(current) == current, f"{page.name} is stale: run `make readme`"
+
+
+def test_every_block_renderer_is_used_on_some_page():
+    used = {
+        match.group("name")
+        for page in PAGES
+        for match in render._BLOCK.finditer(page.read_text(encoding="utf-8"))
+    }
+    assert used == set(render.BLOCKS)
+
+
+def test_the_readme_shows_the_headline_results():
+    readme = PAGES[0].read_text(encoding="utf-8")
+    used = {match.group("name") for match in render._BLOCK.finditer(readme)}
+    assert used >= {"demo_table", "ablation_verdict", "real_data_figures", "performance_headline"}
+
+
+def test_a_block_marker_names_the_renderer_of_this_repository():
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        markers = text.count("<!-- generated: ")
+        assert markers == len(render._BLOCK.findall(text)), (
+            f"{page.name}: a `<!-- generated: NAME (python docs/render.py) -->` block is malformed"
+        )

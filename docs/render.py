@@ -1,19 +1,19 @@
-"""Write the README's measured numbers from the committed JSON files they come from.
+"""Write the measured numbers of README.md and docs/*.md from the committed JSON files.
 
-Every figure in README.md sits in a generated block::
+Every figure on those pages sits in a generated block::
 
-    <!-- generated: NAME (python docs/render_readme.py) -->
+    <!-- generated: NAME (python docs/render.py) -->
     ...
     <!-- end: NAME -->
 
 and is rendered here from a committed JSON file (``benchmarks/results.json`` for
 ``make bench``, ``results/*.json`` for ``make results``) or from a deterministic command over
-committed data. ``make readme`` rewrites the blocks; ``--check`` (run by
-``tests/test_readme_numbers.py``) fails when the README and the JSON disagree, so a number
-cannot go stale.
+committed data. A block may appear on several pages; each is rendered from the same source.
+``make readme`` rewrites the blocks; ``--check`` (and ``tests/test_readme_numbers.py``) fails
+when a page and the JSON disagree, so a number cannot go stale.
 
 Usage:
-    python docs/render_readme.py [--check]
+    python docs/render.py [--check]
 """
 
 from __future__ import annotations
@@ -31,15 +31,21 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 BENCHMARKS = ROOT / "benchmarks" / "results.json"
 RESULTS = ROOT / "results"
 
 _BLOCK = re.compile(
-    r"(<!-- generated: (?P<name>[a-z_]+) \(python docs/render_readme.py\) -->\n)"
+    r"(<!-- generated: (?P<name>[a-z_]+) \(python docs/render.py\) -->\n)"
     r"(?P<body>.*?)"
     r"(<!-- end: (?P=name) -->)",
     re.S,
 )
+
+
+def pages() -> list[Path]:
+    """The pages whose generated blocks this script writes: the README, then ``docs/*.md``."""
+    return [README, *sorted(DOCS.glob("*.md"))]
 
 
 def _json(path: Path) -> dict[str, Any]:
@@ -250,6 +256,13 @@ def ablation_study() -> str:
     return _study_table("ablation") + _ablation_verdict(study)
 
 
+def ablation_verdict() -> str:
+    """The ablation's generated verdict alone (the README's headline)."""
+    if not (RESULTS / "ablation.json").exists():
+        return "*Not measured yet*: `results/ablation.json` does not exist.\n"
+    return _ablation_verdict(_study("ablation")).lstrip("\n")
+
+
 def _ablation_verdict(study: dict) -> str:
     """One generated sentence per question the ablation answers: does the full reward beat
     ``binary`` by more than its paired CI, and which components' removal costs the most."""
@@ -454,6 +467,20 @@ def performance() -> str:
     return _table(["what", "measured", "target"], rows)
 
 
+def performance_headline() -> str:
+    """One line of ``make bench`` figures: the crawl env, the scorer, the wrapper, the import."""
+    bench = _json(BENCHMARKS)
+    env = bench["crawl_env_throughput"]
+    return (
+        f"`rlm_gym/Crawl-v1` with the `crawl` policy: "
+        f"**{env['single/crawl']['steps_per_s']:,.0f} steps/s** (single env); `crawl_reward`: "
+        f"**{bench['scorer_throughput']['1000']['items_per_s']:,.0f} items/s**; "
+        f"`RewardPolicyWrapper`: **{bench['wrapper_overhead']['default']['ratio']:.2f}x** the "
+        f"per-step cost of a hand-written minimal wrapper; `import rlm_gym`: "
+        f"**{bench['import_time']['import_cpu_s']:.2f} s** CPU.\n"
+    )
+
+
 def _env_class_rate(env: dict) -> str:
     """The env class alone (no ``gym.make`` wrappers), if the benchmark measured it."""
     if "single/env class" not in env:
@@ -478,11 +505,13 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_disagreements": real_data_disagreements,
     "score_explain": score_explain,
     "performance": performance,
+    "performance_headline": performance_headline,
     "crawl_baselines": crawl_baselines,
     "observation_table": observation_table,
     "defaults_study": defaults_study,
     "demo_table": demo_table,
     "ablation_study": ablation_study,
+    "ablation_verdict": ablation_verdict,
 }
 
 
@@ -492,7 +521,7 @@ def render(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         name = match.group("name")
         if name not in BLOCKS:
-            raise KeyError(f"README block {name!r} has no renderer; known: {sorted(BLOCKS)}")
+            raise KeyError(f"Generated block {name!r} has no renderer; known: {sorted(BLOCKS)}")
         return match.group(1) + BLOCKS[name]() + match.group(4)
 
     return _BLOCK.sub(replace, text)
@@ -500,20 +529,26 @@ def render(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if README.md is stale")
+    parser.add_argument("--check", action="store_true", help="fail if a page is stale")
     args = parser.parse_args(argv)
-    current = README.read_text(encoding="utf-8")
-    rendered = render(current)
-    if args.check:
-        if rendered != current:
+    stale = []
+    for page in pages():
+        current = page.read_text(encoding="utf-8")
+        rendered = render(current)
+        if rendered == current:
+            continue
+        name = str(page.relative_to(ROOT))
+        if args.check:
             diff = difflib.unified_diff(
-                current.splitlines(), rendered.splitlines(), "README.md", "rendered", lineterm=""
+                current.splitlines(), rendered.splitlines(), name, "rendered", lineterm=""
             )
             print("\n".join(diff))
-            print("README.md is stale: run `make readme`", file=sys.stderr)
-            return 1
-        return 0
-    README.write_text(rendered, encoding="utf-8")
+            stale.append(name)
+        else:
+            page.write_text(rendered, encoding="utf-8")
+    if stale:
+        print(f"stale: {', '.join(stale)}: run `make readme`", file=sys.stderr)
+        return 1
     return 0
 
 
