@@ -1,6 +1,6 @@
 """The one table renderer: Markdown tables for files and notebooks, aligned text for terminals.
 
-Every table rlm_gym prints or writes goes through these two functions, so a column looks the
+Every table rlm_gym prints or writes goes through these functions, so a column looks the
 same wherever it appears. Cells arrive as already-formatted strings or as values: floats are
 written with ``float_format`` (never with Python's repr, whose float noise such as
 ``0.44999999999999996`` does not belong in a table).
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["cell_text", "markdown_table", "text_table"]
+__all__ = ["cell_text", "markdown_table", "rich_table", "text_line", "text_table"]
 
 
 def cell_text(value: Any, float_format: str = "{:.4f}") -> str:
@@ -41,25 +41,77 @@ def markdown_table(
     return "\n".join(lines)
 
 
+def _numeric_columns(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[bool]:
+    """A column is numeric when the first row holds a non-string there (rows share types)."""
+    return [bool(rows) and not isinstance(rows[0][i], str) for i in range(len(headers))]
+
+
+def text_line(
+    values: Sequence[Any],
+    widths: Sequence[int],
+    right_aligned: Sequence[bool],
+    float_format: str = "{:.4f}",
+) -> str:
+    """One line of an aligned text table: cells padded to ``widths``, two spaces apart.
+
+    A table written row by row (before its longest value is known) calls this for each line
+    with widths fixed up front; a longer value pushes the rest of its line out.
+
+    Example:
+        >>> text_line(["x", 0.5], [3, 7], [False, True])
+        'x     0.5000'
+    """
+    parts = [
+        text.rjust(width) if right else text.ljust(width)
+        for text, width, right in zip(
+            (cell_text(value, float_format) for value in values), widths, right_aligned, strict=True
+        )
+    ]
+    return "  ".join(parts).rstrip()
+
+
 def text_table(
-    headers: Sequence[str], rows: Sequence[Sequence[Any]], float_format: str = "{:.4f}"
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    float_format: str = "{:.4f}",
+    right_aligned: Sequence[bool] | None = None,
 ) -> str:
     """Plain aligned text: text columns left-aligned, numbers right-aligned, two spaces apart.
 
-    A column is numeric when the first row holds a non-string there (the rows of one table
-    share their types).
+    ``right_aligned`` says per column which side it aligns to; by default the numeric columns
+    (those holding a non-string in the first row: the rows of one table share their types)
+    align right. Give it when the cells are already-formatted strings.
+
+    Example:
+        >>> print(text_table(["field", "bad"], [["rating", "64 %"]], right_aligned=[False, True]))
+        field    bad
+        rating  64 %
     """
     cells = [[cell_text(value, float_format) for value in row] for row in rows]
     widths = [
         max([len(header)] + [len(row[i]) for row in cells]) for i, header in enumerate(headers)
     ]
-    numeric = [bool(rows) and not isinstance(rows[0][i], str) for i in range(len(headers))]
+    right = _numeric_columns(headers, rows) if right_aligned is None else list(right_aligned)
+    return "\n".join(text_line(line, widths, right) for line in [headers, *cells])
 
-    def line(values: Sequence[str]) -> str:
-        parts = [
-            value.rjust(width) if is_number else value.ljust(width)
-            for value, width, is_number in zip(values, widths, numeric, strict=True)
-        ]
-        return "  ".join(parts).rstrip()
 
-    return "\n".join([line(headers), *(line(row) for row in cells)])
+def rich_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    float_format: str = "{:.4f}",
+    right_aligned: Sequence[bool] | None = None,
+) -> Any:
+    """The table as a ``rich.table.Table`` (box-drawn in a terminal; needs ``rich`` installed).
+
+    Alignment as in :func:`text_table`; print it with a ``rich`` console.
+    """
+    from rich.table import Table
+
+    right = _numeric_columns(headers, rows) if right_aligned is None else list(right_aligned)
+    table = Table(title=title)
+    for header, is_right in zip(headers, right, strict=True):
+        table.add_column(header, justify="right" if is_right else "left")
+    for row in rows:
+        table.add_row(*(cell_text(value, float_format) for value in row))
+    return table

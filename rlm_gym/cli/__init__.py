@@ -1,158 +1,35 @@
-"""The ``rlm-gym`` command line: ``policies``, ``compare`` and the subsystems' commands.
+"""The ``rlm-gym`` command line: ``main``, the parser, and the one error and exit-code policy.
+
+Each command lives in its own module (``policies`` and ``compare`` in :mod:`.policies`,
+``score`` in :mod:`.score`, ``train`` in :mod:`.train`, ...) and adds itself to the parser with
+``register(subparsers)``. Building the parser imports nothing heavy: torch, stable-baselines3,
+matplotlib, rich and ray load when a command that needs them runs.
 
 Every error a user can cause (a bad name, value, budget or file, a policy that does not fit the
 env, a missing extra) ends the command with ONE line on stderr, ``rlm-gym <command>: error:
 ...``, and exit code 2 — never a traceback. A closed output pipe (``rlm-gym policies | head -1``)
 ends it quietly with exit code 141 (128 + SIGPIPE, as a shell reports a writer killed by the
-pipe). Ctrl-C / SIGTERM end it with 130 / 143 after saving what a training run has.
+pipe); ``score``, a filter over logs, ends quietly with 0 instead. Ctrl-C / SIGTERM end it with
+130 / 143 after saving what a training run has.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from rlm_gym._validation import did_you_mean
-from rlm_gym.crawl import cli as crawl_cli
-from rlm_gym.policies import PolicyRegistry
-from rlm_gym.training import cli as training_cli
+from rlm_gym.cli import ablate, demo, evaluate, policies, replay, score, study, train
+from rlm_gym.cli.policies import compare_policies, fitting_policies
 
 __all__ = ["build_parser", "compare_policies", "fitting_policies", "main"]
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13
-
-
-def _run_policies(args: argparse.Namespace) -> int:
-    rows = []
-    for entry in PolicyRegistry.list_reward_policies():
-        policy_cls = PolicyRegistry.get_reward_class(entry["name"])
-        rows.append(
-            {
-                **entry,
-                "components": list(policy_cls.component_names),
-                "value_range": list(policy_cls.value_range),
-                "default_config": policy_cls.get_default_config(),
-            }
-        )
-    if args.format == "json":
-        print(json.dumps(rows, indent=2))
-        return 0
-    for row in rows:
-        low, high = row["value_range"]
-        print(f"{row['name']}  [{low:g}, {high:g}]  {row['description']}")
-        print(f"    components: {', '.join(row['components']) or '(free-form)'}")
-        config = ", ".join(f"{key}={value!r}" for key, value in row["default_config"].items())
-        print(f"    config: {config or '(none)'}")
-    return 0
-
-
-def _compare_one(env_id: str, name: str, episodes: int, seed: int) -> dict[str, Any]:
-    from rlm_gym.make import make
-
-    env = make(env_id, name)
-    try:
-        env.action_space.seed(seed)
-        totals: dict[str, float] = dict.fromkeys(env.component_names, 0.0)
-        reward_sum = 0.0
-        for episode in range(episodes):
-            env.reset(seed=seed + episode)
-            done = False
-            while not done:
-                _, _, terminated, truncated, info = env.step(env.action_space.sample())
-                done = terminated or truncated
-            reward_sum += info["episode_reward"]
-            for component, value in info["episode_reward_components"].items():
-                totals[component] = totals.get(component, 0.0) + value
-    finally:
-        env.close()
-    return {
-        "policy": name,
-        "episode_reward": reward_sum / episodes,
-        "components": {key: value / episodes for key, value in totals.items()},
-    }
-
-
-def compare_policies(
-    env_id: str, policies: Sequence[str], episodes: int, seed: int
-) -> list[dict[str, object]]:
-    """Run the same seeded random-action episodes under each policy; mean episode sums.
-
-    Returns one row per policy: ``{"policy", "episode_reward", "components": {name: mean}}``.
-
-    Raises:
-        ValueError: ``episodes`` <= 0, or a policy that does not fit the env (the ``crawl``
-            policy needs a crawl result, which CartPole does not give), naming the policy.
-
-    Example:
-        >>> compare_policies("CartPole-v1", ["binary"], episodes=1, seed=0)[0]["policy"]
-        'binary'
-    """
-    if episodes <= 0:
-        raise ValueError(f"Expected `episodes` to be a positive integer, got {episodes}")
-    rows = []
-    for name in policies:
-        try:
-            rows.append(_compare_one(env_id, name, episodes, seed))
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
-            raise ValueError(f"Policy '{name}' does not fit env '{env_id}': {error}") from None
-    return rows
-
-
-def fitting_policies(env_id: str, seed: int = 0) -> tuple[list[str], dict[str, str]]:
-    """The registered policies that score ``env_id``'s steps, and why the others do not.
-
-    Each policy plays one seeded random-action episode; one that raises is left out.
-
-    Example:
-        >>> fits, skipped = fitting_policies("CartPole-v1")
-        >>> "lenient" in fits, "crawl" in skipped
-        (True, True)
-    """
-    fits: list[str] = []
-    skipped: dict[str, str] = {}
-    for entry in PolicyRegistry.list_reward_policies():
-        try:
-            _compare_one(env_id, entry["name"], 1, seed)
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
-            skipped[entry["name"]] = str(error)
-            continue
-        fits.append(entry["name"])
-    return fits, skipped
-
-
-def _run_compare(args: argparse.Namespace) -> int:
-    training_cli.check_env_id(args.env)
-    if args.policy:
-        policies = list(args.policy)
-        for name in policies:
-            PolicyRegistry.get_reward_class(name)
-    else:
-        policies, skipped = fitting_policies(args.env, args.seed)
-        if skipped:
-            reasons = "; ".join(f"{name} ({reason})" for name, reason in skipped.items())
-            print(
-                f"rlm-gym compare: skipped the policies that do not fit {args.env}: {reasons}",
-                file=sys.stderr,
-            )
-        if not policies:
-            raise ValueError(f"No registered policy fits env '{args.env}'")
-    rows = compare_policies(args.env, policies, args.episodes, args.seed)
-    if args.format == "json":
-        print(json.dumps(rows, indent=2))
-        return 0
-    print(f"{args.env}: mean per-episode reward components over {args.episodes} seeded episodes")
-    print(f"of random actions (seeds {args.seed}..{args.seed + args.episodes - 1})")
-    for row in rows:
-        print(f"\n{row['policy']:<10} episode reward {row['episode_reward']:+.4f}")
-        for component, value in row["components"].items():
-            print(f"    {component:<18} {value:+.4f}")
-    return 0
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -184,28 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rlm-gym {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    policies = subparsers.add_parser("policies", help="list reward policies and their config")
-    policies.add_argument("--format", choices=("text", "json"), default="text")
-    policies.set_defaults(func=_run_policies)
-
-    compare = subparsers.add_parser(
-        "compare", help="score the same seeded episodes with each reward policy"
-    )
-    compare.add_argument("--env", default="CartPole-v1", help="a registered env id")
-    compare.add_argument(
-        "--policy",
-        action="append",
-        help="a policy to include (repeatable; default: every policy that fits the env)",
-    )
-    compare.add_argument("--episodes", type=training_cli.positive_int, default=5)
-    compare.add_argument("--seed", type=int, default=0)
-    compare.add_argument("--format", choices=("text", "json"), default="text")
-    compare.set_defaults(func=_run_compare)
-
-    crawl_cli.register(subparsers)
-    # Parsers only: the training commands import SB3 / torch when they run, and say which
-    # extra to install when it is missing.
-    training_cli.register(subparsers)
+    for command in (policies, score, train, evaluate, ablate, study, replay, demo):
+        command.register(subparsers)
     return parser
 
 
@@ -213,7 +70,7 @@ def _user_errors() -> tuple[type[BaseException], ...]:
     """The exceptions that mean bad input (names, values, files, a missing extra)."""
     import gymnasium
 
-    from rlm_gym.training._deps import MissingExtraError
+    from rlm_gym.training import MissingExtraError
 
     return (ValueError, TypeError, OSError, MissingExtraError, gymnasium.error.Error)
 
@@ -230,7 +87,7 @@ def _quiet_stdout() -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from rlm_gym.training.trainer import TrainingInterrupted
+    from rlm_gym.training import TrainingInterrupted
 
     try:
         return int(args.func(args) or 0)
@@ -257,9 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ...
         0
     """
+    args = None
     try:
         args = build_parser().parse_args(argv)
         return _run(args)
     except BrokenPipeError:
         _quiet_stdout()
-        return EXIT_BROKEN_PIPE
+        # A command may say otherwise (`score` is a filter: its reader leaving is no failure).
+        return getattr(args, "closed_pipe_exit", EXIT_BROKEN_PIPE)

@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from rlm_gym.crawl.cli import main
+from rlm_gym.cli import main
 
 LOG_BYTES = 100 * 1024 * 1024
 PEAK_LIMIT_MB = 150
@@ -51,7 +51,7 @@ def _write_log(path, target_bytes: int) -> int:
 _CHILD = textwrap.dedent(
     """
     import contextlib, json, os, sys
-    from rlm_gym.crawl.cli import main
+    from rlm_gym.cli import main
 
     def peak_kb():
         with open("/proc/self/status") as status:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from rlm_gym.cli import main
+from rlm_gym.cli.score import register
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
-from rlm_gym.crawl.cli import main, register
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "crawl_results.jsonl"
 
@@ -294,7 +295,7 @@ class _FakeSignal:
 @pytest.fixture
 def explained(monkeypatch):
     """Every crawl's details are DETAILS (a hand-made 0.2 details dict)."""
-    monkeypatch.setattr("rlm_gym.crawl.cli.crawl_reward", lambda result: _FakeSignal())
+    monkeypatch.setattr("rlm_gym.crawl.batch.crawl_reward", lambda result: _FakeSignal())
 
 
 def test_explain_table_prints_fields_defects_and_shares(tmp_path, capsys, explained):
@@ -322,13 +323,13 @@ def test_explain_json_and_csv_carry_the_diagnostics(tmp_path, capsys, explained)
 
 def test_explain_without_diagnostics_says_so(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(_FakeSignal, "details", {"pattern_type": "product_list"})
-    monkeypatch.setattr("rlm_gym.crawl.cli.crawl_reward", lambda result: _FakeSignal())
+    monkeypatch.setattr("rlm_gym.crawl.batch.crawl_reward", lambda result: _FakeSignal())
     assert main(["score", _write(tmp_path, [GOOD]), "--policy", "binary", "--explain"]) == 0
     assert "no per-field diagnostics" in capsys.readouterr().out
 
 
 def test_bad_rows_writes_each_rejected_item_with_its_reasons(tmp_path, capsys, monkeypatch):
-    import rlm_gym.crawl
+    import rlm_gym.crawl.batch
 
     def check_items(result):
         return [
@@ -336,7 +337,7 @@ def test_bad_rows_writes_each_rejected_item_with_its_reasons(tmp_path, capsys, m
             for item in result["data"]
         ]
 
-    monkeypatch.setattr(rlm_gym.crawl, "check_items", check_items, raising=False)
+    monkeypatch.setattr(rlm_gym.crawl.batch, "check_items", check_items, raising=False)
     crawl = {"success": True, "data": [{"price": "€ 5"}, {"price": "N/A"}, {"price": "N/A "}]}
     path = _write(tmp_path, [GOOD, json.dumps(crawl)])
     out = tmp_path / "bad.jsonl"

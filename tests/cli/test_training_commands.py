@@ -8,14 +8,14 @@ import sys
 import pytest
 
 from rlm_gym.cli import main
+from rlm_gym.cli.options import parse_seeds
 from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training import _deps
-from rlm_gym.training.cli import parse_seeds
 
 
 def test_importing_the_cli_loads_no_heavy_dependency():
     code = (
-        "import sys, rlm_gym.cli, rlm_gym.training.cli; "
+        "import sys, rlm_gym.cli; "
         "heavy = {'torch', 'stable_baselines3', 'matplotlib', 'rich', 'ray'} & set(sys.modules); "
         "print(sorted(heavy))"
     )

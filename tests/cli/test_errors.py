@@ -1,4 +1,7 @@
-"""Every bad input to the CLI: ONE line on stderr, exit code 2, no traceback (SPEC §7)."""
+"""Every bad input to the CLI: ONE line on stderr, exit code 2, no traceback.
+
+The rule is described in docs/reliability.md.
+"""
 
 from __future__ import annotations
 

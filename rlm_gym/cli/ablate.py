@@ -1,0 +1,82 @@
+"""``rlm-gym ablate``: train one agent per (variant, seed) and compare them on the true score.
+
+A variant switches one reward component off (all components by default, plus the ``binary``
+policy); the seeds run locally in worker processes or on a Ray cluster.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rlm_gym.cli.options import (
+    add_algo,
+    add_quiet,
+    check_env_id,
+    check_hp,
+    parse_assignments,
+    parse_seeds,
+    positive_int,
+    split_names,
+)
+from rlm_gym.envs import CRAWL_ENV_ID
+
+__all__ = ["register"]
+
+
+def _run_ablate(args: argparse.Namespace) -> int:
+    check_env_id(args.env)
+    from rlm_gym.training import ablate
+
+    hyperparams = parse_assignments(args.hp, "--hp")
+    check_hp(hyperparams, args.algo)
+    result = ablate(
+        args.env,
+        args.policy,
+        split_names(args.components) or None,
+        parse_seeds(args.seeds),
+        args.timesteps,
+        args.backend,
+        n_workers=args.workers,
+        out_dir=args.out,
+        n_eval_episodes=args.eval_episodes,
+        n_envs=args.n_envs,
+        algo=args.algo,
+        hyperparams=hyperparams,
+        binary=not args.no_binary,
+        address=args.address,
+        progress=not args.quiet,
+    )
+    print(result.table())
+    print(f"\nWrote ablation.csv, ablation.md, ablation.png and curves.png to {result.out_dir}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``ablate`` to an argparse subparsers object."""
+    ablate = subparsers.add_parser(
+        "ablate", help="train one agent per (variant, seed) and compare them on the true score"
+    )
+    ablate.add_argument("--env", default=CRAWL_ENV_ID, help="a registered env id")
+    add_algo(ablate)
+    ablate.add_argument("--policy", default="crawl")
+    ablate.add_argument(
+        "--components",
+        action="append",
+        metavar="NAMES",
+        help="components to disable one at a time (default: all)",
+    )
+    ablate.add_argument("--seeds", default="0-4", help="e.g. 0-4 or 0,3,7")
+    ablate.add_argument("--timesteps", type=positive_int, default=30_000)
+    ablate.add_argument("--backend", choices=("local", "ray"), default="local")
+    ablate.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
+    ablate.add_argument("--address", default=None, help="Ray cluster address (ray backend)")
+    ablate.add_argument(
+        "--out", default="runs/ablation", help="output directory (a suffix is added if taken)"
+    )
+    ablate.add_argument("--eval-episodes", type=positive_int, default=200)
+    ablate.add_argument("--n-envs", type=positive_int, default=4)
+    ablate.add_argument("--hp", action="append", metavar="KEY=VALUE")
+    ablate.add_argument("--no-binary", action="store_true", help="leave out the binary variant")
+    add_quiet(ablate)
+    ablate.set_defaults(func=_run_ablate)

@@ -1,0 +1,158 @@
+"""``rlm-gym evaluate``: the true score of trained models and baselines, in one table.
+
+An agent is a baseline name or a run directory / model file; a run directory brings its own env
+id and env kwargs (its ``config.json``). The table is printed as a terminal table (``rich``),
+Markdown or JSON; :func:`print_comparison` also shows ``rlm-gym demo``'s table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.cli.options import add_quiet, check_env_id, note, parse_assignments, positive_int
+from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.tables import rich_table
+
+__all__ = ["print_comparison", "register"]
+
+
+def _console() -> Any:
+    from rlm_gym.training import require
+
+    require("rich")
+    from rich.console import Console
+
+    return Console(width=max(Console().width, 170))
+
+
+def print_comparison(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
+    """Print ``comparison_table`` rows as ``json``, ``markdown`` or a terminal ``table``."""
+    from rlm_gym.training import format_table, table_cells
+
+    if fmt == "json":
+        print(json.dumps(rows, indent=2))
+        return
+    if fmt == "markdown":
+        print(format_table(rows))
+        return
+    console = _console()
+    cells = [table_cells(row) for row in rows]
+    keep = [i for i in range(len(cells[0])) if any(c[i][1] for c in cells)]
+    headers = [cells[0][i][0] for i in keep]
+    values = [[row_cells[i][1] for i in keep] for row_cells in cells]
+    # the agent's name on the left, the numbers on the right
+    right_aligned = [i != 0 for i in keep]
+    console.print(rich_table(headers, values, title=title, right_aligned=right_aligned))
+
+
+def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str, Any]]:
+    """Agents (baseline names, model paths), the env id and env kwargs to evaluate them on.
+
+    A run directory brings its own env id and env kwargs (its ``config.json``); all run
+    directories must agree, and ``--env`` may not contradict them.
+    """
+    from rlm_gym.training import BASELINES, RUN_CONFIG_FILE, find_model, read_run_config
+
+    agents: list[Any] = []
+    env_ids: dict[str, str] = {}
+    kwargs_of: dict[str, str] = {}
+    env_kwargs: dict[str, Any] = {}
+    for agent in args.agents:
+        if agent in BASELINES:
+            agents.append(agent)
+            continue
+        path = Path(agent)
+        if not path.exists():
+            if "/" in agent or agent.endswith(".zip"):
+                raise FileNotFoundError(f"No such model file or run directory: {agent}")
+            raise unknown_name_error("agent (baseline or model path)", agent, BASELINES)
+        model = find_model(path)
+        run_dir = model.parent
+        if (run_dir / RUN_CONFIG_FILE).is_file():
+            config = read_run_config(run_dir)
+            env_ids[agent] = config.get("env_id", CRAWL_ENV_ID)
+            kwargs_of[agent] = json.dumps(config.get("env_kwargs") or {}, sort_keys=True)
+            env_kwargs = dict(config.get("env_kwargs") or {})
+            if path.is_dir() and model.name != "model.zip":
+                note(
+                    args,
+                    f"{agent} has no model.zip (status {config.get('status', '?')}): "
+                    f"evaluating its {model.name} ({config.get('timesteps_done', 0):,} steps)",
+                )
+        agents.append(str(model))
+    if len(set(env_ids.values())) > 1:
+        listed = ", ".join(f"{agent}: {env}" for agent, env in env_ids.items())
+        raise ValueError(f"The runs were trained on different envs ({listed}); evaluate apart")
+    if len(set(kwargs_of.values())) > 1:
+        raise ValueError("The runs were trained with different --env-kwarg; evaluate them apart")
+    env_id = next(iter(env_ids.values()), None)
+    if args.env is not None and env_id is not None and args.env != env_id:
+        raise ValueError(
+            f"The run(s) were trained on '{env_id}' (their config.json); got `--env` {args.env}"
+        )
+    env_id = args.env or env_id or CRAWL_ENV_ID
+    check_env_id(env_id)
+    env_kwargs.update(parse_assignments(args.env_kwarg, "--env-kwarg"))
+    return agents, env_id, env_kwargs
+
+
+def _run_evaluate(args: argparse.Namespace) -> int:
+    from rlm_gym.training import BASELINES, comparison_table, evaluate
+
+    agents, env_id, env_kwargs = _resolve_agents(args)
+    if args.baselines:
+        agents = [*agents, *(b for b in BASELINES if b not in agents)]
+    if not agents:
+        raise ValueError("Give at least one AGENT (a run directory or a baseline) or --baselines")
+    order = {name: i for i, name in enumerate(BASELINES)}
+    agents.sort(key=lambda a: order.get(a, order["oracle"] - 0.5))  # models before the oracle
+    results = []
+    for number, agent in enumerate(agents, 1):
+        started = time.perf_counter()
+        result = evaluate(
+            agent,
+            env_id,
+            args.episodes,
+            args.seed,
+            env_kwargs=env_kwargs,
+            label=agent if agent in BASELINES else str(agent),
+        )
+        results.append(result)
+        note(
+            args,
+            f"[{number}/{len(agents)}] {result.label}: {args.episodes} episodes, score "
+            f"{result.summary()['score']:.3f} ({time.perf_counter() - started:.1f} s)",
+        )
+    title = f"{env_id}: {args.episodes} seeded episodes (seed {args.seed}), true score"
+    print_comparison(comparison_table(results), title, args.format)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``evaluate`` to an argparse subparsers object."""
+    evaluate = subparsers.add_parser(
+        "evaluate", help="true score of trained models and baselines, in one table"
+    )
+    evaluate.add_argument(
+        "agents",
+        nargs="*",
+        metavar="AGENT",
+        help="a run directory / model file, or random, heuristic, best_fixed, oracle",
+    )
+    evaluate.add_argument(
+        "--env",
+        default=None,
+        help=f"a registered env id (default: the runs' env from config.json, else {CRAWL_ENV_ID})",
+    )
+    evaluate.add_argument("--baselines", action="store_true", help="add every baseline")
+    evaluate.add_argument("--episodes", type=positive_int, default=200)
+    evaluate.add_argument("--seed", type=int, default=1_000_000)
+    evaluate.add_argument("--env-kwarg", action="append", metavar="KEY=VALUE")
+    evaluate.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+    add_quiet(evaluate)
+    evaluate.set_defaults(func=_run_evaluate)

@@ -1,0 +1,169 @@
+"""What several commands share: argparse value types, flag parsers and checks, notes.
+
+Nothing here imports torch or stable-baselines3: the parsers are built for every command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rlm_gym._validation import did_you_mean
+
+__all__ = [
+    "add_algo",
+    "add_quiet",
+    "check_env_id",
+    "check_hp",
+    "non_negative_int",
+    "note",
+    "parse_assignments",
+    "parse_seeds",
+    "positive_int",
+    "split_names",
+]
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer > 0.
+
+    Example:
+        >>> positive_int("3")
+        3
+        >>> positive_int("0")
+        Traceback (most recent call last):
+        ...
+        argparse.ArgumentTypeError: expected a positive integer, got '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0 (0 switches a periodic action off)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
+def parse_seeds(text: str) -> list[int]:
+    """Seeds from ``"0-4"``, ``"0,3,7"`` or a mix (``"0-2,9"``).
+
+    Example:
+        >>> parse_seeds("0-2,9")
+        [0, 1, 2, 9]
+        >>> parse_seeds("a")
+        Traceback (most recent call last):
+        ...
+        ValueError: Expected `--seeds` like '0-4' or '0,3,7', got 'a'
+    """
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.strip().partition("-")
+            seeds.extend(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise ValueError(f"Expected `--seeds` like '0-4' or '0,3,7', got {text!r}") from None
+    if not seeds:
+        raise ValueError(f"Expected `--seeds` to name at least one seed, got {text!r}")
+    return seeds
+
+
+def parse_assignments(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs; each value is parsed as JSON when it can be, else kept as text.
+
+    Example:
+        >>> parse_assignments(["lr=0.001", "net={\\"a\\": [1]}", "name=x"], "--hp")
+        {'lr': 0.001, 'net': {'a': [1]}, 'name': 'x'}
+    """
+    result: dict[str, Any] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"Expected `{flag}` as KEY=VALUE, got {item!r}")
+        try:
+            result[key] = json.loads(value)
+        except json.JSONDecodeError:
+            result[key] = value
+    return result
+
+
+def split_names(values: Sequence[str] | None) -> list[str]:
+    """The names of a repeatable comma-separated flag, blanks dropped.
+
+    Example:
+        >>> split_names(["validation,quantity", " efficiency ", ""])
+        ['validation', 'quantity', 'efficiency']
+    """
+    return [name.strip() for value in values or () for name in value.split(",") if name.strip()]
+
+
+def check_env_id(env_id: str) -> None:
+    """Raise a ``ValueError`` with a suggestion when ``env_id`` is not registered.
+
+    Example:
+        >>> check_env_id("CartPole-v9")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: Unknown env id 'CartPole-v9'. Did you mean 'CartPole-v1'? ...
+    """
+    import gymnasium as gym
+
+    import rlm_gym.envs  # noqa: F401  (registers rlm_gym's env ids)
+
+    if env_id not in gym.registry:
+        ours = ", ".join(repr(name) for name in sorted(gym.registry) if name.startswith("rlm_gym"))
+        raise ValueError(
+            f"Unknown env id '{env_id}'.{did_you_mean(env_id, gym.registry)} rlm_gym's envs: "
+            f"{ours}; every registered id: `python -c 'import gymnasium; "
+            "gymnasium.pprint_registry()'`"
+        )
+
+
+def check_hp(overrides: dict[str, Any], algo: str | None) -> None:
+    """Check ``--hp`` overrides for ``algo`` (``policy_kwargs`` is parsed in place)."""
+    from rlm_gym.training import check_hyperparams, parse_policy_kwargs
+
+    if "policy_kwargs" in overrides:
+        overrides["policy_kwargs"] = parse_policy_kwargs(overrides["policy_kwargs"])
+    check_hyperparams(overrides, algo or "ppo", source="--hp")
+
+
+def note(args: argparse.Namespace, message: str) -> None:
+    """A progress or information line on stderr (stdout carries the command's output)."""
+    if not getattr(args, "quiet", False):
+        print(f"rlm-gym {args.command}: {message}", file=sys.stderr, flush=True)
+
+
+def add_algo(parser: argparse.ArgumentParser) -> None:
+    """``--algo``: PPO or MaskablePPO."""
+    parser.add_argument(
+        "--algo",
+        choices=("ppo", "maskable_ppo"),
+        default=None,
+        help="PPO or sb3-contrib's MaskablePPO (default: maskable_ppo when the env has "
+        "action_masks(), else ppo)",
+    )
+
+
+def add_quiet(parser: argparse.ArgumentParser) -> None:
+    """``--quiet`` (alias ``--no-progress``): no progress bar or progress lines."""
+    parser.add_argument(
+        "--quiet",
+        "--no-progress",
+        dest="quiet",
+        action="store_true",
+        help="no progress bar or progress lines",
+    )

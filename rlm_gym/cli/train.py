@@ -1,0 +1,235 @@
+"""``rlm-gym train``: train an agent against a reward policy, or ``--resume`` a run.
+
+Runs never overwrite each other: ``train`` writes to a new directory (default
+``runs/train/<env>-<policy>[-no_<component>...][-<component>x<weight>...]-seed<seed>``; when it
+already holds anything a ``-2``, ``-3`` ... suffix is added and the command says where it wrote),
+and ``train --resume RUN_DIR`` continues an interrupted or killed run from its last checkpoint.
+torch and stable-baselines3 load when the command runs; a missing extra says what to install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.cli.options import (
+    add_algo,
+    add_quiet,
+    check_env_id,
+    check_hp,
+    non_negative_int,
+    note,
+    parse_assignments,
+    positive_int,
+    split_names,
+)
+from rlm_gym.envs import CRAWL_ENV_ID
+
+__all__ = ["RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
+
+TRAIN_DEFAULTS: dict[str, Any] = {
+    "env": CRAWL_ENV_ID,
+    "policy": "crawl",
+    "timesteps": 300_000,
+    "n_envs": 4,
+    "seed": 0,
+    "vec_env": "dummy",
+}
+"""``train`` defaults, applied after ``--hyperparams`` so a YAML file can set what no flag set."""
+
+RUN_FLAGS: tuple[str, ...] = (
+    "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
+    "hyperparams", "env_kwarg", "shaping", "vec_env", "log_dir", "algo", "checkpoint_freq",
+    "eval_freq", "eval_episodes",
+)  # fmt: skip
+"""``train`` flags that define a run; ``--resume`` takes them from the run's config.json instead."""
+
+
+def _check_policy(policy: str, disable: Sequence[str], weights: dict[str, Any]) -> None:
+    from rlm_gym.policies import PolicyRegistry
+
+    names = PolicyRegistry.get_reward_class(policy).component_names
+    for name in (*disable, *weights):
+        if name not in names:
+            raise unknown_name_error("component", name, names, f"of policy '{policy}'")
+
+
+def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Flag values over the ``--hyperparams`` file over ``TRAIN_DEFAULTS``."""
+    settings = {key: getattr(args, key) for key in TRAIN_DEFAULTS}
+    settings["env"] = settings["env"] or TRAIN_DEFAULTS["env"]
+    check_env_id(settings["env"])
+    hyperparams: dict[str, Any] = {}
+    if args.hyperparams is not None:
+        from rlm_gym.training import load_zoo_hyperparams
+
+        zoo = load_zoo_hyperparams(args.hyperparams, settings["env"], args.algo or "ppo")
+        hyperparams.update(zoo["hyperparams"])
+        if settings["timesteps"] is None:
+            settings["timesteps"] = zoo["total_timesteps"]
+        if settings["n_envs"] is None:
+            settings["n_envs"] = zoo["n_envs"]
+    overrides = parse_assignments(args.hp, "--hp")
+    check_hp(overrides, args.algo)
+    hyperparams.update(overrides)
+    for key, default in TRAIN_DEFAULTS.items():
+        if settings[key] is None:
+            settings[key] = default
+    settings["hyperparams"] = hyperparams
+    return settings
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    from rlm_gym.training import require
+
+    require("torch", "stable_baselines3")
+    if args.resume is not None:
+        return _run_resume(args)
+    settings = _train_settings(args)
+    disable = split_names(args.disable)
+    weights = parse_assignments(args.weight, "--weight")
+    _check_policy(settings["policy"], disable, weights)
+    from rlm_gym.training import crawl_potential, default_run_name, train
+
+    name = default_run_name(settings["policy"], settings["seed"], disable, weights, settings["env"])
+    log_dir = args.log_dir or f"runs/train/{name}"
+    optional = {
+        key: value
+        for key, value in (
+            ("checkpoint_freq", args.checkpoint_freq),
+            ("eval_freq", args.eval_freq),
+            ("n_eval_episodes", args.eval_episodes),
+        )
+        if value is not None
+    }
+    result = train(
+        settings["env"],
+        settings["policy"],
+        config=parse_assignments(args.config, "--config") or None,
+        disable=disable,
+        weights=weights or None,
+        total_timesteps=settings["timesteps"],
+        n_envs=settings["n_envs"],
+        seed=settings["seed"],
+        hyperparams=settings["hyperparams"],
+        log_dir=log_dir,
+        algo=args.algo,
+        env_kwargs=parse_assignments(args.env_kwarg, "--env-kwarg"),
+        shaping=crawl_potential if args.shaping == "crawl" else args.shaping,
+        vec_env=settings["vec_env"],
+        progress_bar=not args.quiet,
+        **optional,
+    )
+    return _report_run(args, result, log_dir)
+
+
+def _run_resume(args: argparse.Namespace) -> int:
+    given = [
+        f"--{key.replace('_', '-')}" for key in RUN_FLAGS if getattr(args, key) not in (None, [])
+    ]
+    if given:
+        raise ValueError(
+            f"`--resume` takes the run's settings from its config.json; drop {', '.join(given)}"
+        )
+    from rlm_gym.training import read_run_config, resume
+
+    config = read_run_config(args.resume)
+    note(
+        args,
+        f"resuming {args.resume} at {config.get('timesteps_done', 0):,} of "
+        f"{config.get('total_timesteps', 0):,} steps",
+    )
+    result = resume(args.resume, progress_bar=not args.quiet)
+    return _report_run(args, result, args.resume)
+
+
+def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int:
+    print(json.dumps(result.metrics, indent=2))
+    if Path(asked) != result.log_dir:
+        # Not progress: said even with --quiet, since the run is not where it was asked to be.
+        print(
+            f"rlm-gym {args.command}: {asked} already holds a run; wrote this one to "
+            f"{result.log_dir}",
+            file=sys.stderr,
+        )
+    names = ("model.zip", "best_model.zip", "config.json", "metrics.json", "episodes.csv")
+    saved = [name for name in names if (result.log_dir / name).is_file()]
+    print(f"Saved {', '.join(saved)} and the SB3 / TensorBoard logs in {result.log_dir}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``train`` to an argparse subparsers object."""
+    train = subparsers.add_parser(
+        "train",
+        help="train PPO against a reward policy (a new run directory each time; --resume)",
+        description="Train an agent. Each run gets a new directory (an existing one is never "
+        "reused: a -2, -3 ... suffix is added); SIGINT/SIGTERM save a checkpoint and mark the "
+        "run interrupted; --resume RUN_DIR continues it.",
+    )
+    train.add_argument("--env", default=None, help=f"a registered env id (default {CRAWL_ENV_ID})")
+    add_algo(train)
+    train.add_argument("--policy", default=None, help="a registered reward policy (crawl)")
+    train.add_argument(
+        "--disable",
+        action="append",
+        metavar="NAMES",
+        help="components to switch off (comma-separated, repeatable)",
+    )
+    train.add_argument("--weight", action="append", metavar="NAME=W", help="component weight")
+    train.add_argument("--config", action="append", metavar="KEY=VALUE", help="policy config")
+    train.add_argument("--timesteps", type=positive_int, default=None, help="default 300000")
+    train.add_argument("--n-envs", type=positive_int, default=None, help="default 4")
+    train.add_argument("--seed", type=int, default=None, help="default 0")
+    train.add_argument(
+        "--hp",
+        action="append",
+        metavar="KEY=VALUE",
+        help="PPO hyperparameter override (JSON value; wins over --hyperparams)",
+    )
+    train.add_argument(
+        "--hyperparams",
+        metavar="FILE.yml",
+        default=None,
+        help="rl-zoo3-style YAML: a section per env id (or 'default') with n_timesteps, "
+        "policy, n_envs and PPO arguments; flags win over it",
+    )
+    train.add_argument("--env-kwarg", action="append", metavar="KEY=VALUE")
+    train.add_argument(
+        "--shaping",
+        default=None,
+        metavar="METHOD",
+        help="potential-based shaping: 'crawl' (the crawl score so far) or an env method name",
+    )
+    train.add_argument("--vec-env", choices=("dummy", "subproc"), default=None)
+    train.add_argument(
+        "--log-dir",
+        default=None,
+        help="run directory (default runs/train/<env>-<policy>[-no_<c>...]-seed<seed>; "
+        "a suffix is added when it already holds a run)",
+    )
+    train.add_argument(
+        "--checkpoint-freq", type=non_negative_int, default=None, help="steps (default 25000)"
+    )
+    train.add_argument(
+        "--eval-freq",
+        type=non_negative_int,
+        default=None,
+        help="steps between evaluations for best_model.zip (default 25000; 0: final only)",
+    )
+    train.add_argument(
+        "--eval-episodes", type=non_negative_int, default=None, help="per evaluation (50)"
+    )
+    train.add_argument(
+        "--resume",
+        metavar="RUN_DIR",
+        default=None,
+        help="continue an interrupted or killed run from its last checkpoint",
+    )
+    add_quiet(train)
+    train.set_defaults(func=_run_train)
