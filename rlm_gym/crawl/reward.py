@@ -163,9 +163,9 @@ def score_crawl_result(
     """:func:`crawl_reward` with prepared :class:`CrawlSettings` (no config validation).
 
     ``memo``: a dict the caller keeps for this ``settings`` (the ``crawl`` policy keeps one):
-    the judgement of items already seen, keyed by :func:`content_key`, is reused, so an env
-    that ends many episodes with the same items judges them once. The signal is the same with
-    or without it (its ``details`` are fresh copies either way).
+    the judgement of items already seen, keyed by :func:`~rlm_gym.crawl.memo.content_key`, is
+    reused, so an env that ends many episodes with the same items judges them once. The signal
+    is the same with or without it (its ``details`` are fresh copies either way).
 
     Example:
         >>> memo = {}
