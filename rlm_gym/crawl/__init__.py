@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rlm_gym.crawl.adaptive_thresholds import ADAPTIVE_RULE
 from rlm_gym.crawl.config import (
     COMPONENT_NAMES,
     COMPONENT_WEIGHTS,
@@ -28,16 +29,16 @@ from rlm_gym.crawl.patterns import (
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
 from rlm_gym.crawl.reward import check_items, crawl_reward
-
-# The knowledge store (and sqlite3) loads on first access: most programs never open one.
-_STORE_NAMES = ("ADAPTIVE_RULE", "KnowledgeStore", "KnowledgeStoreError")
+from rlm_gym.crawl.settings import CrawlSettings, crawl_settings
+from rlm_gym.crawl.store_errors import KnowledgeStoreError
 
 
 def __getattr__(name: str) -> Any:
-    if name in _STORE_NAMES:
-        from rlm_gym.crawl import store
+    # The knowledge store (and sqlite3) loads on first access: most programs never open one.
+    if name == "KnowledgeStore":
+        from rlm_gym.crawl.store import KnowledgeStore
 
-        return getattr(store, name)
+        return KnowledgeStore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -54,6 +55,8 @@ __all__ = [
     "check_field",
     "field_tokens",
     "default_crawl_config",
+    "crawl_settings",
+    "CrawlSettings",
     "COMPONENT_NAMES",
     "COMPONENT_WEIGHTS",
     "WEIGHTED_COMPONENTS",

@@ -1,16 +1,16 @@
-"""The crawl reward's configuration: default tables, cross-key rules and prepared settings.
+"""The crawl reward's configuration: its keys, their default tables and cross-key rules.
 
 Every constant of the crawl reward lives in one table here and is overridable through the
 ``crawl`` policy's config (and ``crawl_reward(config=...)``). Table-valued keys (``weights``,
 ``quantity_targets``, ``thresholds``, ...) are merged entry by entry over their defaults, so
 ``{"weights": {"validation": 0.5}}`` changes one weight and keeps the others.
+:mod:`rlm_gym.crawl.settings` turns a config into the settings the scorer reads.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
@@ -29,7 +29,6 @@ __all__ = [
     "default_crawl_config",
     "merge_tables",
     "check_crawl_config",
-    "CrawlSettings",
 ]
 
 WEIGHTED_COMPONENTS = ("success", "has_data", "validation", "quantity", "efficiency")
@@ -74,7 +73,7 @@ DEFECT_RULES: dict[str, float] = {
     "defect_duplicate_share": 0.20,
     "excellent_valid_share": 0.95,
 }
-"""Systematic defects (SPEC §5): with at least ``defect_min_items`` distinct items, a checked
+"""Systematic defects: with at least ``defect_min_items`` distinct items, a checked
 field invalid on ``defect_field_share`` of them, or exact duplicates making up
 ``defect_duplicate_share`` of the rows, is a defect costing ``defect_penalty`` (at most
 ``max_defects`` count); "excellent" also needs ``excellent_valid_share`` of the values valid."""
@@ -235,74 +234,3 @@ def check_crawl_config(config: Mapping[str, Any]) -> None:
             f"Expected `knowledge_store` for policy 'crawl' to be None or a path string "
             f"(or ':memory:'), got {type(store).__name__} {store!r}"
         )
-
-
-@dataclass(frozen=True, slots=True)
-class CrawlSettings:
-    """A validated crawl config prepared for fast scoring (built once per config)."""
-
-    weights: tuple[float, float, float, float, float]
-    presence_weight: float
-    completeness_weight: float
-    quality_weight: float
-    schemaless_completeness_weight: float
-    schemaless_quality_weight: float
-    schemaless_cap: float
-    quantity_targets: dict[str, float]
-    thresholds: dict[str, dict[str, float]]
-    efficiency_cap: float
-    single_page_budget_ms: float
-    single_page_penalty_span_ms: float
-    single_page_max_penalty: float
-    multi_page_budget_ms: float
-    multi_page_penalty_span_ms: float
-    multi_page_max_penalty: float
-    fast_page_ms: float
-    fast_page_bonus: float
-    graded_errors: bool
-    error_step: float
-    defect_penalty: float
-    max_defects: int
-    defect_min_items: int
-    defect_field_share: float
-    defect_duplicate_share: float
-    excellent_valid_share: float
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> CrawlSettings:
-        """Prepare a config that is already validated (tables merged here)."""
-        merged = merge_tables(config)
-        weights = merged["weights"]
-        validation = merged["validation_weights"]
-        schemaless = merged["schemaless_validation_weights"]
-        return cls(
-            weights=tuple(float(weights[name]) for name in WEIGHTED_COMPONENTS),
-            presence_weight=validation["presence"],
-            completeness_weight=validation["completeness"],
-            quality_weight=validation["quality"],
-            schemaless_completeness_weight=schemaless["completeness"],
-            schemaless_quality_weight=schemaless["quality"],
-            schemaless_cap=merged["schemaless_validation_cap"],
-            quantity_targets=dict(merged["quantity_targets"]),
-            thresholds={name: dict(row) for name, row in merged["thresholds"].items()},
-            efficiency_cap=merged["efficiency_cap"],
-            **{key: float(merged[key]) for key in TIME_BUDGETS},
-            graded_errors=merged["efficiency_errors"] == "graded",
-            error_step=float(merged["error_step"]),
-            defect_penalty=float(merged["defect_penalty"]),
-            max_defects=int(merged["max_defects"]),
-            defect_min_items=int(merged["defect_min_items"]),
-            defect_field_share=float(merged["defect_field_share"]),
-            defect_duplicate_share=float(merged["defect_duplicate_share"]),
-            excellent_valid_share=float(merged["excellent_valid_share"]),
-        )
-
-    def quantity_target(self, pattern_type: str) -> float:
-        """Items for a full quantity score (unknown types: ``generic_extraction``'s)."""
-        target = self.quantity_targets.get(pattern_type)
-        return target if target is not None else self.quantity_targets[DEFAULT_PATTERN_TYPE]
-
-    def pattern_thresholds(self, pattern_type: str) -> dict[str, float]:
-        """Thresholds of ``pattern_type`` (unknown types: ``generic_extraction``'s)."""
-        found = self.thresholds.get(pattern_type)
-        return found if found is not None else self.thresholds[DEFAULT_PATTERN_TYPE]

@@ -5,15 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rlm_gym.crawl.config import (
-    COMPONENT_NAMES,
-    CrawlSettings,
-    check_crawl_config,
-    default_crawl_config,
-    merge_tables,
-)
+from rlm_gym.crawl.config import COMPONENT_NAMES
+from rlm_gym.crawl.memo import memo_for
 from rlm_gym.crawl.patterns import classify_pattern_type
-from rlm_gym.crawl.reward import memo_for, pages_collected, score_crawl_result
+from rlm_gym.crawl.result import pages_collected
+from rlm_gym.crawl.reward import score_crawl_result
+from rlm_gym.crawl.settings import CrawlConfig
 from rlm_gym.policies.base import RewardPolicy, is_final
 from rlm_gym.policies.registry import PolicyRegistry
 from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
@@ -27,8 +24,8 @@ _NOT_FINAL = "crawl reward: not final"
 
 
 @PolicyRegistry.register_reward("crawl")
-class CrawlRewardPolicy(RewardPolicy):
-    """Scores ``result.metadata["crawl_result"]`` on the final action (SPEC §5).
+class CrawlRewardPolicy(CrawlConfig, RewardPolicy):
+    """Scores ``result.metadata["crawl_result"]`` on the final action with ``crawl_reward``.
 
     Before the final action the value is 0.0 with no components. With ``knowledge_store`` set
     (a path or ``":memory:"``) each finished episode's last scored crawl is recorded from
@@ -37,7 +34,9 @@ class CrawlRewardPolicy(RewardPolicy):
 
     Args:
         config: Overrides of :meth:`get_default_config`; tables (``weights``,
-            ``quantity_targets``, ``thresholds``, ...) merge entry by entry.
+            ``quantity_targets``, ``thresholds``, ...) merge entry by entry. Checked and
+            prepared as :class:`~rlm_gym.crawl.settings.CrawlConfig` does (``self.config``,
+            ``self.settings``).
 
     Example:
         >>> policy = CrawlRewardPolicy({"weights": {"efficiency": 0.0}})
@@ -64,23 +63,14 @@ class CrawlRewardPolicy(RewardPolicy):
     # Before the final action: RewardSignal(0.0, {}) (the wrapper skips those calls).
     final_only = True
 
-    @classmethod
-    def get_default_config(cls) -> dict[str, Any]:
-        return default_crawl_config()
-
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__(config)
-        self.config = merge_tables(self.config)
-        self.settings = CrawlSettings.from_config(self.config)
         self._store: KnowledgeStore | None = None
         self._last: tuple[Mapping[str, Any], RewardSignal] | None = None
         # Judgements of item lists already scored, for ``self.settings`` (see
         # ``score_crawl_result``): an env ends many episodes with the same items.
         self._memo: dict[Any, Any] = memo_for(self.settings)
         self._memo_settings = self.settings
-
-    def validate_config(self, config: dict[str, Any]) -> None:
-        check_crawl_config(config)
 
     @property
     def store(self) -> KnowledgeStore | None:

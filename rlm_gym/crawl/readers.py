@@ -18,10 +18,10 @@ write); else Latin-1, which never fails. Measured on the 30 raw files of
 ``tests/data/realdata/raw`` (27 UTF-8, one with a BOM, 3 cp1252; CSV, TSV named ``.csv``, a JSON
 array, objects written one after another, an object holding the list, a single object): every
 file's first 100 rows equal the ``data`` of its line in ``crawls.jsonl``, built independently by
-the corpus's ``build.py`` (``tests/crawl/test_crawl_readers.py``).
+the corpus's ``build.py`` (``tests/crawl/test_readers.py``).
 
 :func:`crawl_result_from_items` wraps the items in the crawl-result dict ``crawl_reward``
-scores (SPEC §5).
+scores (its shape: :mod:`rlm_gym.crawl.result`).
 """
 
 from __future__ import annotations
@@ -390,7 +390,7 @@ def crawl_result_from_items(
     domain: str | None = None,
     strategy: str = "unknown",
 ) -> dict[str, Any]:
-    """One successful crawl result holding ``items`` (SPEC §5's shape).
+    """One successful crawl result holding ``items`` (the shape ``crawl_reward`` reads).
 
     ``pages`` defaults to 1 and ``execution_time_ms`` to 0 (no time penalty): the efficiency
     component then scores only the absence of errors.

@@ -1,38 +1,30 @@
 """``KnowledgeStore``: finished crawls in SQLite, best practices and adaptive thresholds.
 
-The store is one SQLite file (or ``":memory:"``) in WAL mode with a busy timeout; each
-:meth:`KnowledgeStore.record` is one ``BEGIN IMMEDIATE`` transaction that inserts the crawl
-and updates its pattern type's running count, sum and sum of squares. Several processes can
-write one file at once without losing records, and a process killed mid-write leaves the file
-intact (SQLite's journal rolls the unfinished transaction back). The connection opens on first
-use, reopens after ``fork``, and is not pickled.
-
-Opening a *new* file from many processes at once (a ``SubprocVecEnv`` whose workers all record
-into one store) races on the switch to WAL and on creating the tables: SQLite answers "database
-is locked" at once to some of them, without waiting for the busy timeout. So the busy timeout is
-set before anything else touches the file, and the WAL switch and the schema transaction are
-retried until ``timeout_s``. File problems surface as :class:`KnowledgeStoreError` (an
-``OSError``) saying what they are: read-only, disk full, not a SQLite database, locked. A write
-that fails leaves every earlier record intact. Durability: commits survive a killed process;
-with ``synchronous=NORMAL`` (WAL) a power loss may drop the last few commits, never corrupt the
+The store is one SQLite file (or ``":memory:"``, see :mod:`rlm_gym.crawl.store_sqlite` for how
+it is opened); each :meth:`KnowledgeStore.record` is one ``BEGIN IMMEDIATE`` transaction that
+inserts the crawl and updates its pattern type's running count, sum and sum of squares.
+Several processes can write one file at once without losing records, and a process killed
+mid-write leaves the file intact (SQLite's journal rolls the unfinished transaction back). The
+connection opens on first use, reopens after ``fork``, and is not pickled. File problems
+surface as :class:`~rlm_gym.crawl.store_errors.KnowledgeStoreError` (an ``OSError``) saying
+what they are: read-only, disk full, not a SQLite database, locked. A write that fails leaves
+every earlier record intact. Durability: commits survive a killed process; with
+``synchronous=NORMAL`` (WAL) a power loss may drop the last few commits, never corrupt the
 file.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import math
 import os
-import random
 import sqlite3
 import time
-import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from numbers import Real
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
+from rlm_gym.crawl.adaptive_thresholds import adapted_thresholds, checked_adaptive_rule
 from rlm_gym.crawl.patterns import (
     BUCKETS,
     PATTERN_THRESHOLDS,
@@ -41,36 +33,10 @@ from rlm_gym.crawl.patterns import (
     pattern_thresholds,
     storage_bucket,
 )
+from rlm_gym.crawl.store_errors import KnowledgeStoreError, store_error
+from rlm_gym.crawl.store_sqlite import open_connection, rollback
 
-__all__ = ["KnowledgeStore", "KnowledgeStoreError", "ADAPTIVE_RULE"]
-
-ADAPTIVE_RULE: dict[str, float] = {"min_records": 100, "min_mean": 0.80, "margin": 0.10}
-"""Adaptive thresholds: once a type has ``min_records`` records with mean reward above
-``min_mean``, its success threshold becomes max(static, mean - margin), at most excellent."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS crawl_records (
-    id INTEGER PRIMARY KEY,
-    domain TEXT NOT NULL,
-    pattern_type TEXT NOT NULL,
-    strategy TEXT NOT NULL,
-    reward REAL NOT NULL,
-    items INTEGER,
-    pages INTEGER NOT NULL,
-    execution_time_ms REAL NOT NULL,
-    tier TEXT NOT NULL,
-    bucket TEXT NOT NULL,
-    timestamp REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS crawl_records_by_pattern
-    ON crawl_records (pattern_type, bucket, domain, strategy);
-CREATE TABLE IF NOT EXISTS pattern_stats (
-    pattern_type TEXT PRIMARY KEY,
-    count INTEGER NOT NULL,
-    total REAL NOT NULL,
-    total_squares REAL NOT NULL
-);
-"""
+__all__ = ["KnowledgeStore"]
 
 _INSERT = (
     "INSERT INTO crawl_records (domain, pattern_type, strategy, reward, items, pages, "
@@ -88,61 +54,6 @@ _BEST_PRACTICES = (
 )
 
 
-_TABLES = ("crawl_records", "pattern_stats")
-
-# SQLite primary result codes (the low byte of an extended code).
-_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
-
-
-class KnowledgeStoreError(OSError):
-    """A knowledge store file that cannot be used, saying why.
-
-    ``reason`` is one of ``"read-only"``, ``"disk-full"``, ``"corrupt"``, ``"locked"``,
-    ``"cannot-open"`` or ``"io"``; ``errno`` is set where one fits (``EROFS``/``EACCES``,
-    ``ENOSPC``, ``ENOENT``). The sqlite3 error is the ``__cause__``.
-
-    Example:
-        >>> error = KnowledgeStoreError("knowledge store kb.sqlite: disk is full", "disk-full")
-        >>> isinstance(error, OSError), error.reason, error.errno == errno.ENOSPC
-        (True, 'disk-full', True)
-    """
-
-    _ERRNO = {"read-only": errno.EROFS, "disk-full": errno.ENOSPC}
-
-    def __init__(self, message: str, reason: str, code: int | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.errno = code if code is not None else self._ERRNO.get(reason)
-
-
-def _primary_code(error: sqlite3.Error) -> int | None:
-    code = getattr(error, "sqlite_errorcode", None)
-    return None if code is None else code & 0xFF
-
-
-def _is_busy(error: sqlite3.Error) -> bool:
-    return _primary_code(error) in (_BUSY, _LOCKED) or "locked" in str(error)
-
-
-def _read_only_reason(path: str) -> tuple[str, int]:
-    """Why a store file cannot be written, as far as the file system tells."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        if os.statvfs(directory).f_flag & os.ST_RDONLY:
-            return "its file system is mounted read-only", errno.EROFS
-    except OSError:
-        pass
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        return "the file is not writable", errno.EACCES
-    if not os.access(directory, os.W_OK):
-        return (
-            f"its directory {directory} is not writable (SQLite creates the -wal and -shm "
-            "files next to it)",
-            errno.EACCES,
-        )
-    return "SQLite opened it read-only", errno.EROFS
-
-
 def _text(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise ValueError(f"Expected `{name}` to be a non-empty string, got {value!r}")
@@ -157,29 +68,21 @@ def _finite(name: str, value: Any, minimum: float | None = None) -> float:
     return float(value)
 
 
-def _rollback(connection: sqlite3.Connection) -> None:
-    """Roll back if a transaction is still open (SQLite ends some on its own, e.g. on a full
-    disk), without hiding the error that caused it."""
-    if connection.in_transaction:
-        with contextlib.suppress(sqlite3.Error):
-            connection.execute("ROLLBACK")
-
-
 class KnowledgeStore:
-    """Finished crawls in SQLite, ranked into best practices per pattern type (SPEC §5).
+    """Finished crawls in SQLite, ranked into best practices per pattern type.
 
     Args:
         path: A database file path, or ``":memory:"`` (private to this object and lost when
             it is pickled or closed).
         adaptive_thresholds: Raise a type's success threshold once the agent is reliably good
-            (see :data:`ADAPTIVE_RULE`).
+            (see :data:`~rlm_gym.crawl.adaptive_thresholds.ADAPTIVE_RULE`).
         thresholds: The static threshold table (default
             :data:`~rlm_gym.crawl.patterns.PATTERN_THRESHOLDS`).
         timeout_s: How long a write waits for another writer's lock.
         max_bytes: A size limit for the database file (None: none). A record that would grow
             the file past it fails like a full disk (:class:`KnowledgeStoreError`, reason
             ``"disk-full"``) and the earlier records stay.
-        adaptive_rule: Overrides of :data:`ADAPTIVE_RULE`.
+        adaptive_rule: Overrides of :data:`~rlm_gym.crawl.adaptive_thresholds.ADAPTIVE_RULE`.
 
     Example:
         >>> with KnowledgeStore(":memory:") as store:
@@ -213,11 +116,7 @@ class KnowledgeStore:
                 f"Expected `max_bytes` to be a positive integer or None, got {max_bytes!r}"
             )
         self.max_bytes = max_bytes
-        rule = dict(adaptive_rule or {})
-        for key in rule:
-            if key not in ADAPTIVE_RULE:
-                raise unknown_name_error("adaptive rule key", key, ADAPTIVE_RULE)
-        self.adaptive_rule = {**ADAPTIVE_RULE, **rule}
+        self.adaptive_rule = checked_adaptive_rule(adaptive_rule)
         self._connection: sqlite3.Connection | None = None
         self._pid: int | None = None
 
@@ -225,137 +124,13 @@ class KnowledgeStore:
         connection, pid = self._connection, os.getpid()
         if connection is not None and self._pid == pid:
             return connection
-        try:
-            connection = self._open(self.path, uri=False)
-        except KnowledgeStoreError as error:
-            # A WAL file on a read-only mount cannot get its -shm index: read it as immutable
-            # (nobody can change it there), so a read-only store stays readable.
-            if error.errno != errno.EROFS or not os.path.isfile(self.path):
-                raise
-            immutable = f"file:{urllib.parse.quote(os.path.abspath(self.path))}?immutable=1"
-            connection = self._open(immutable, uri=True)
+        connection = open_connection(self.path, self.timeout_s, self.max_bytes)
         self._connection, self._pid = connection, pid
         return connection
 
-    def _open(self, target: str, uri: bool) -> sqlite3.Connection:
-        deadline = time.monotonic() + self.timeout_s
-        try:
-            # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
-            connection = sqlite3.connect(
-                target, timeout=self.timeout_s, isolation_level=None, uri=uri
-            )
-        except sqlite3.Error as error:
-            raise self._error(error, "open") from error
-        try:
-            # Before anything reads the file: every later statement waits for other writers.
-            connection.execute(f"PRAGMA busy_timeout = {int(self.timeout_s * 1000)}")
-            if not uri:
-                self._retry_busy(lambda: self._use_wal(connection), deadline)
-            connection.execute("PRAGMA synchronous = NORMAL")
-            if self.max_bytes is not None:
-                page_size = connection.execute("PRAGMA page_size").fetchone()[0]
-                connection.execute(f"PRAGMA max_page_count = {max(1, self.max_bytes // page_size)}")
-            self._retry_busy(lambda: self._create_schema(connection), deadline)
-        except sqlite3.Error as error:
-            connection.close()
-            raise self._error(error, "open") from error
-        return connection
-
-    def _retry_busy(self, step: Callable[[], None], deadline: float) -> None:
-        """Run ``step``, retrying while another process holds the lock (until ``deadline``).
-
-        SQLite returns "database is locked" *immediately* (no busy wait) to a connection that
-        must upgrade a lock another connection is also upgrading, which is what happens when
-        several processes open a new file together; waiting a little and retrying resolves it.
-        """
-        pause = 0.001
-        while True:
-            try:
-                step()
-                return
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error) or time.monotonic() >= deadline:
-                    raise
-            time.sleep(pause * (0.5 + random.random()))  # jitter: the racers do not re-collide
-            pause = min(0.1, pause * 2)
-
-    def _use_wal(self, connection: sqlite3.Connection) -> None:
-        if self.path == ":memory:" or self.path.startswith("file::memory:"):
-            return
-        mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
-        if mode.lower() != "wal":
-            connection.execute("PRAGMA journal_mode = WAL")
-
-    def _create_schema(self, connection: sqlite3.Connection) -> None:
-        present = {
-            name
-            for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
-        if all(table in present for table in _TABLES):
-            return  # nothing to write: a read-only store stays readable
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    connection.execute(statement)
-            connection.execute("COMMIT")
-        except BaseException:
-            _rollback(connection)
-            raise
-
     def _error(self, error: sqlite3.Error, action: str) -> KnowledgeStoreError:
         """The sqlite3 ``error`` met while doing ``action``, as a :class:`KnowledgeStoreError`."""
-        code, path = _primary_code(error), self.path
-        text = str(error)
-        if code == _READONLY or "readonly" in text:
-            why, number = _read_only_reason(path)
-            return KnowledgeStoreError(
-                f"knowledge store {path} is read-only ({why}); cannot {action}", "read-only", number
-            )
-        if code == _FULL or "is full" in text:
-            return KnowledgeStoreError(
-                f"knowledge store {path}: disk is full (or the file reached its size limit); "
-                f"cannot {action}, earlier records are intact",
-                "disk-full",
-            )
-        if code == _NOTADB or "not a database" in text:
-            return KnowledgeStoreError(
-                f"knowledge store {path} is not a SQLite database (SQLite: {text}); "
-                "give a new path or move the file away",
-                "corrupt",
-            )
-        if code == _CORRUPT or "malformed" in text:
-            return KnowledgeStoreError(
-                f"knowledge store {path} is corrupt (SQLite: {text}); restore it from a backup "
-                "or give a new path",
-                "corrupt",
-            )
-        if code in (_BUSY, _LOCKED) or "locked" in text:
-            return KnowledgeStoreError(
-                f"knowledge store {path} stayed locked by another process for more than "
-                f"`timeout_s`={self.timeout_s} s; cannot {action}",
-                "locked",
-            )
-        if code == _CANTOPEN or "unable to open" in text:
-            directory = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(directory):
-                return KnowledgeStoreError(
-                    f"knowledge store {path}: directory {directory} does not exist",
-                    "cannot-open",
-                    errno.ENOENT,
-                )
-            if os.path.isdir(path):
-                return KnowledgeStoreError(
-                    f"knowledge store {path} is a directory, expected a file path",
-                    "cannot-open",
-                    errno.EISDIR,
-                )
-            why, number = _read_only_reason(path)
-            return KnowledgeStoreError(
-                f"knowledge store {path} is read-only ({why}); cannot {action}", "read-only", number
-            )
-        reason = "io" if code == _IOERR else "cannot-open"
-        return KnowledgeStoreError(f"knowledge store {path}: cannot {action} ({text})", reason)
+        return store_error(error, action, self.path, self.timeout_s)
 
     def _query(self, sql: str, parameters: Any = ()) -> list[tuple[Any, ...]]:
         connection = self._connect()
@@ -414,7 +189,7 @@ class KnowledgeStore:
                 connection.execute(_UPDATE_STATS, (pattern_type, reward, reward * reward))
                 connection.execute("COMMIT")
             except BaseException:
-                _rollback(connection)
+                rollback(connection)
                 raise
         except sqlite3.Error as error:
             raise self._error(error, "record a crawl") from error
@@ -494,11 +269,7 @@ class KnowledgeStore:
         if not self.adaptive_thresholds:
             return row
         stats = self.get_pattern_statistics(pattern_type)
-        rule = self.adaptive_rule
-        if stats["count"] >= rule["min_records"] and stats["mean"] > rule["min_mean"]:
-            raised = max(row["success"], stats["mean"] - rule["margin"])
-            row["success"] = min(row["excellent"], raised)
-        return row
+        return adapted_thresholds(row, stats["count"], stats["mean"], self.adaptive_rule)
 
     def __len__(self) -> int:
         return self._query("SELECT COUNT(*) FROM crawl_records")[0][0]

@@ -26,13 +26,15 @@ Example:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
 from rlm_gym.crawl.config import WEIGHTED_COMPONENTS
-from rlm_gym.crawl.reward import efficiency_score, memo_for, score_crawl_result
+from rlm_gym.crawl.efficiency import efficiency_score
+from rlm_gym.crawl.memo import memo_for
+from rlm_gym.crawl.reward import score_crawl_result
+from rlm_gym.crawl.settings import crawl_settings
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS
@@ -52,7 +54,6 @@ __all__ = [
 _CONTENT_CACHE = 1 << 16
 _EFFICIENCY_CACHE = 1 << 18
 _EFFICIENCY_WEIGHT = WEIGHTED_COMPONENTS.index("efficiency")
-_DEFAULT_ERROR_STEP = 0.25
 # ``(extractor, per_page, pages, duplicate_pages, defective rows, broken)``: see ``item_blocks``.
 Block = tuple[int, int, int, int, int, bool]
 
@@ -168,10 +169,7 @@ class Scorer:
 
 
 def _error_cap(config: Mapping[str, Any] | None) -> int:
-    if not config or config.get("efficiency_errors", "any") == "any":
-        return 1
-    step = float(config.get("error_step", _DEFAULT_ERROR_STEP))
-    return 0 if step <= 0.0 else math.ceil(1.0 / step)
+    return crawl_settings(config).error_cap
 
 
 _SCORERS: dict[str, Scorer] = {}

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from rlm_gym.crawl.store import KnowledgeStore, KnowledgeStoreError
+from rlm_gym.crawl.store import KnowledgeStore
+from rlm_gym.crawl.store_errors import KnowledgeStoreError
 
 WORKERS = 8
 ROUNDS = 12

@@ -1,4 +1,4 @@
-"""check_items: the per-item, per-field verdicts, column context included (SPEC §5)."""
+"""check_items: the per-item, per-field verdicts, column context included."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fuzz: ``crawl_reward`` and ``check_items`` on arbitrary JSON-like data (SPEC §7).
+"""Fuzz: ``crawl_reward`` and ``check_items`` on arbitrary JSON-like data (bad input).
 
 Any value, any key, any nesting: the scorer returns a value in [0, 1] and raises nothing but
 the documented ``ValueError`` for a malformed crawl result.

@@ -12,13 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rlm_gym.crawl import CrawlRewardPolicy, crawl_reward
-from rlm_gym.crawl.reward import (
-    MEMO_MAX_ITEMS,
-    MEMO_MAX_KEY_BYTES,
-    content_key,
-    memo_for,
-    score_crawl_result,
-)
+from rlm_gym.crawl.memo import MEMO_MAX_ITEMS, MEMO_MAX_KEY_BYTES, content_key, memo_for
+from rlm_gym.crawl.reward import score_crawl_result
 from rlm_gym.envs.scoring import Scorer
 from rlm_gym.policies.types import ActionResult, PolicyContext
 
