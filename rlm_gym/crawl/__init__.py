@@ -14,20 +14,25 @@ from rlm_gym.crawl.config import (
     WEIGHTED_COMPONENTS,
     default_crawl_config,
 )
-from rlm_gym.crawl.fields import FIELD_CHECKS, PLACEHOLDERS, check_field, field_tokens
 from rlm_gym.crawl.patterns import (
     DEFAULT_PATTERN_TYPE,
     LISTING_TYPES,
     PATTERN_THRESHOLDS,
     PATTERN_TYPES,
     QUANTITY_TARGETS,
-    classify_pattern_type,
     classify_quality_tier,
     pattern_thresholds,
     storage_bucket,
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
 from rlm_gym.crawl.reward import check_items, crawl_reward
+from rlm_gym.quality import (
+    FIELD_CHECKS,
+    PLACEHOLDERS,
+    check_field,
+    classify_pattern_type,
+    field_tokens,
+)
 
 # The knowledge store (and sqlite3) loads on first access: most programs never open one.
 _STORE_NAMES = ("ADAPTIVE_RULE", "KnowledgeStore", "KnowledgeStoreError")

@@ -12,11 +12,11 @@ from rlm_gym.crawl.config import (
     default_crawl_config,
     merge_tables,
 )
-from rlm_gym.crawl.patterns import classify_pattern_type
 from rlm_gym.crawl.reward import memo_for, pages_collected, score_crawl_result
 from rlm_gym.policies.base import RewardPolicy, is_final
 from rlm_gym.policies.registry import PolicyRegistry
 from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
+from rlm_gym.quality.pattern_types import classify_pattern_type
 
 if TYPE_CHECKING:
     from rlm_gym.crawl.store import KnowledgeStore

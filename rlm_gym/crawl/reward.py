@@ -14,9 +14,9 @@ from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.crawl.config import THRESHOLD_KEYS, CrawlSettings, default_crawl_config
-from rlm_gym.crawl.judge import MISSING, NOT_AN_ITEM, UNUSABLE_REASONS, Judgement, judge_items
 from rlm_gym.crawl.patterns import classify_quality_tier, storage_bucket
 from rlm_gym.policies.types import RewardSignal
+from rlm_gym.quality.judge import MISSING, NOT_AN_ITEM, UNUSABLE_REASONS, Judgement, judge_items
 
 __all__ = [
     "crawl_reward",
