@@ -118,6 +118,7 @@ from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import field_tokens, name_hint, name_type
 from rlm_gym.quality.numbers import parse_number
 from rlm_gym.quality.pattern_types import (
+    BASE_PATTERN_TYPES,
     DEFAULT_PATTERN_TYPE,
     LISTING_TYPES,
     PATTERN_TYPES,
@@ -160,6 +161,7 @@ __all__ = [
     # roles and pattern types
     "field_roles",
     "PATTERN_TYPES",
+    "BASE_PATTERN_TYPES",
     "DEFAULT_PATTERN_TYPE",
     "LISTING_TYPES",
     "classify_columns",

@@ -19,6 +19,7 @@ from rlm_gym.quality.roles import field_roles
 
 __all__ = [
     "PATTERN_TYPES",
+    "BASE_PATTERN_TYPES",
     "DEFAULT_PATTERN_TYPE",
     "LISTING_TYPES",
     "classify_columns",
@@ -29,10 +30,7 @@ __all__ = [
 DEFAULT_PATTERN_TYPE = "generic_extraction"
 """The pattern type of a result no rule recognises (and of an empty one)."""
 
-LISTING_TYPES = ("job_listing", "event_listing", "real_estate_listing", "business_listing")
-"""The pattern types of listings (many similar items with a name, a place and a price or date)."""
-
-PATTERN_TYPES: tuple[str, ...] = (
+BASE_PATTERN_TYPES: tuple[str, ...] = (
     "article_extraction",
     "contact_info",
     "price_extraction",
@@ -40,8 +38,13 @@ PATTERN_TYPES: tuple[str, ...] = (
     "review_extraction",
     "product_with_reviews",
     DEFAULT_PATTERN_TYPE,
-    *LISTING_TYPES,
 )
+"""The pattern types other than listings (the seven the crawl reward started with)."""
+
+LISTING_TYPES = ("job_listing", "event_listing", "real_estate_listing", "business_listing")
+"""The pattern types of listings (many similar items with a name, a place and a price or date)."""
+
+PATTERN_TYPES: tuple[str, ...] = BASE_PATTERN_TYPES + LISTING_TYPES
 """Every pattern type :func:`classify_pattern_type` returns."""
 
 
