@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from rlm_gym.crawl.fields import FIELD_TYPES, check_value, column_type
+from rlm_gym.quality import FIELD_TYPES, check_value, column_type
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIRS = (ROOT / "tests" / "data" / "realdata", ROOT.parent / "shared" / "realdata")
@@ -128,11 +128,11 @@ def _timed(function, values) -> tuple[list[bool], float]:
 
 
 def _hand(field_type: str):
-    from rlm_gym.crawl.field_values import _string_verdict_uncached
+    from rlm_gym.quality.values import check_string_uncached
 
     def judge(value):
         if isinstance(value, str):
-            return not _string_verdict_uncached(field_type, value)
+            return not check_string_uncached(field_type, value)
         return not check_value(field_type, value)
 
     return judge
@@ -171,10 +171,10 @@ def library_candidates() -> dict[str, tuple[str, object]]:
             text_ok = not check_value("text", value)
             if not isinstance(value, str):
                 return text_ok
-            from rlm_gym.crawl.field_values import _MOJIBAKE_RE
+            from rlm_gym.quality.junk import MOJIBAKE_RE
 
             # The hand text rule with ftfy.badness in place of the mojibake pattern.
-            if _MOJIBAKE_RE.search(value) and check_value("text", value) == "mis-encoded text":
+            if MOJIBAKE_RE.search(value) and check_value("text", value) == "mis-encoded text":
                 text_ok = True
             return text_ok and not ftfy.badness.is_bad(value)
 
@@ -210,10 +210,10 @@ def library_candidates() -> dict[str, tuple[str, object]]:
 
 
 def world_values() -> dict[str, list[tuple[object, bool]]]:
-    """The worldwide value tables of tests/crawl/test_crawl_fields.py, as (value, valid)."""
+    """The worldwide value tables of tests/quality/test_values.py, as (value, valid)."""
     sys.path.insert(0, str(ROOT))
     try:
-        from tests.crawl.test_crawl_fields import INVALID, VALID
+        from tests.quality.test_values import INVALID, VALID
     except ImportError:
         return {}
     return {

@@ -15,14 +15,12 @@ from rlm_gym.crawl.config import (
     WEIGHTED_COMPONENTS,
     default_crawl_config,
 )
-from rlm_gym.crawl.fields import FIELD_CHECKS, PLACEHOLDERS, check_field, field_tokens
 from rlm_gym.crawl.patterns import (
     DEFAULT_PATTERN_TYPE,
     LISTING_TYPES,
     PATTERN_THRESHOLDS,
     PATTERN_TYPES,
     QUANTITY_TARGETS,
-    classify_pattern_type,
     classify_quality_tier,
     pattern_thresholds,
     storage_bucket,
@@ -31,6 +29,13 @@ from rlm_gym.crawl.policy import CrawlRewardPolicy
 from rlm_gym.crawl.reward import check_items, crawl_reward
 from rlm_gym.crawl.settings import CrawlSettings, crawl_settings
 from rlm_gym.crawl.store_errors import KnowledgeStoreError
+from rlm_gym.quality import (
+    FIELD_CHECKS,
+    PLACEHOLDERS,
+    check_field,
+    classify_pattern_type,
+    field_tokens,
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rlm_gym.crawl.judge import MISSING, NOT_AN_ITEM, UNUSABLE_REASONS, Judgement
 from rlm_gym.crawl.settings import CrawlSettings
+from rlm_gym.quality.judge import MISSING, NOT_AN_ITEM, UNUSABLE_REASONS, Judgement
 
 __all__ = ["ItemScores", "assess"]
 
@@ -115,7 +115,7 @@ def assess(judgement: Judgement, rows: int, settings: CrawlSettings) -> ItemScor
     """The item scores of ``judgement``, a judgement of ``rows`` rows (duplicates included).
 
     Example:
-        >>> from rlm_gym.crawl.judge import judge_items
+        >>> from rlm_gym.quality.judge import judge_items
         >>> from rlm_gym.crawl.settings import DEFAULT_SETTINGS
         >>> items = [{"title": "Giá vàng", "price": "N/A"}, {"title": "Phở", "price": "$5"}]
         >>> scores = assess(judge_items(items, ("title", "price")), 2, DEFAULT_SETTINGS)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rlm_gym.crawl.item_scores import ItemScores, assess
-from rlm_gym.crawl.judge import judge_items
 from rlm_gym.crawl.settings import CrawlSettings
+from rlm_gym.quality.judge import judge_items
 
 __all__ = [
     "MEMO_SIZE",

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from rlm_gym.crawl.config import COMPONENT_NAMES
 from rlm_gym.crawl.memo import memo_for
-from rlm_gym.crawl.patterns import classify_pattern_type
 from rlm_gym.crawl.result import pages_collected
 from rlm_gym.crawl.reward import score_crawl_result
 from rlm_gym.crawl.settings import CrawlConfig
 from rlm_gym.policies.base import RewardPolicy, is_final
 from rlm_gym.policies.registry import PolicyRegistry
 from rlm_gym.policies.types import ActionResult, PolicyContext, RewardSignal
+from rlm_gym.quality.pattern_types import classify_pattern_type
 
 if TYPE_CHECKING:
     from rlm_gym.crawl.store import KnowledgeStore

@@ -16,7 +16,6 @@ from typing import Any
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.crawl.config import THRESHOLD_KEYS
 from rlm_gym.crawl.efficiency import efficiency_breakdown
-from rlm_gym.crawl.judge import MISSING, judge_items
 from rlm_gym.crawl.memo import fresh_fields, judged
 from rlm_gym.crawl.patterns import classify_quality_tier, storage_bucket
 from rlm_gym.crawl.result import (
@@ -29,6 +28,7 @@ from rlm_gym.crawl.result import (
 )
 from rlm_gym.crawl.settings import DEFAULT_SETTINGS, CrawlSettings, crawl_settings
 from rlm_gym.policies.types import RewardSignal
+from rlm_gym.quality.judge import MISSING, judge_items
 
 __all__ = ["crawl_reward", "score_crawl_result", "check_items"]
 

@@ -1,8 +1,10 @@
-"""One judgement of a crawl's values, shared by ``crawl_reward`` and ``check_items`` (SPEC §5).
+"""The item judge: one judgement of a crawl result's items, field by field, with the column
+context (the crawl reward and its ``check_items`` both read it).
 
-A value is judged by the type of its column (:func:`rlm_gym.crawl.fields.column_type`, read off
-the field name and the column's values) and then *where it stands*: a well-formed value can
-still be wrong in its column. Three column-context rules follow the real-data labels:
+One way through: item → column → value. A value is judged by the type of its column
+(:func:`rlm_gym.quality.columns.column_type`, read off the field name and the column's values)
+and then *where it stands*: a well-formed value can still be wrong in its column. The
+column-context rules follow the real-data labels:
 
 - **header row**: the value is a field name of the result (``"product_title"`` under
   ``product_title``): a scraped table header;
@@ -39,8 +41,11 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
-from rlm_gym.crawl.fields import check_value, column_type, field_tokens, value_kind
-from rlm_gym.crawl.patterns import classify_columns, field_roles
+from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.kinds import value_kind
+from rlm_gym.quality.pattern_types import classify_columns
+from rlm_gym.quality.roles import field_roles, is_item_content
+from rlm_gym.quality.values import check_value
 
 __all__ = [
     "MISSING",
@@ -96,59 +101,6 @@ _SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
 _HEADLINE_ROLES = frozenset({"title", "headline"})
 _PERSON_ROLES = frozenset({"author", "person"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
-
-_ITEM_CONTENT = frozenset(
-    {
-        "title",
-        "titles",
-        "headline",
-        "name",
-        "tags",
-        "tag",
-        "body",
-        "content",
-        "text",
-        "review",
-        "comment",
-        "description",
-        "link",
-        "url",
-        "href",
-        "titel",
-        "titulo",
-        "título",
-        "titre",
-        "tytul",
-        "nombre",
-        "nom",
-        "nazwa",
-        "название",
-    }
-)
-_ITEM_WORDS = _ITEM_CONTENT | frozenset(
-    {
-        "product",
-        "item",
-        "article",
-        "post",
-        "news",
-        "story",
-        "review",
-        "repo",
-        "recipe",
-        "job",
-        "listing",
-        "event",
-    }
-)
-
-
-def _is_item_content(name: str) -> bool:
-    """The name means content specific to each item: made only of item-content words
-    (``title``, ``Product Name``, ``Review Text``) — not ``hotelName`` or ``Company Name``,
-    which may rightly be the same on every item of one page."""
-    tokens = set(field_tokens(name))
-    return bool(tokens & _ITEM_CONTENT) and tokens <= _ITEM_WORDS
 
 
 def item_identity(item: Any) -> Any:
@@ -327,7 +279,7 @@ def judge_items(
         page_wide = (
             len(dicts) >= PAGE_WIDE_MIN_ITEMS
             and len(values) == len(dicts)
-            and _is_item_content(text_name)
+            and is_item_content(text_name)
             and _constant(values)
             and any(not _constant(other) for other in columns.values() if other is not values)
         )

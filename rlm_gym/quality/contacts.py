@@ -1,0 +1,61 @@
+"""Contact values: email addresses, phone numbers (7-15 digits with the usual punctuation,
+labels and extensions) and URLs (absolute http(s) or site-relative).
+
+Example:
+    >>> email_reason("clutch@straightnorth.com"), phone_reason("+84 28 1234 5678")
+    ('', '')
+    >>> url_reason("/news/1"), url_reason("example.com"), phone_reason("12")
+    ('', 'not a url', 'not a phone')
+"""
+
+from __future__ import annotations
+
+import re
+
+from rlm_gym.quality.lazy_regex import lazy
+
+__all__ = ["email_reason", "phone_reason", "url_reason"]
+
+_EMAIL_RE = lazy(r"^(?:mailto:)?[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^\W\d_]{2,}$")
+_PHONE_LABEL_RE = lazy(r"^(?:tel|phone|ph|mob|mobile|cell|fax|t|m|p)\.?\s*[:.]?\s*", re.I)
+_PHONE_RE = lazy(r"^\+?[\d\s().\-/]+(?:\s*(?:ext|x|#)\.?\s*\d{1,6})?$", re.IGNORECASE)
+_PHONE_SPLIT_RE = lazy(r"\s*(?:[,;|]|\s/\s|\bor\b|\bou\b|\boder\b|\bo\b)\s*", re.I)
+_URL_RE = lazy(
+    r"^https?://(?:[^\s/@]+@)?(?:[^\s/:?#.]+\.)+[^\s/:?#.]+\.?(?::\d{1,5})?(?:[/?#]\S*)?$|"
+    r"^https?://(?:localhost|\[[0-9a-f:]+\])(?::\d{1,5})?(?:[/?#]\S*)?$",
+    re.IGNORECASE,
+)
+
+
+def _phone_one(text: str) -> bool:
+    text = _PHONE_LABEL_RE.sub("", text.strip())
+    if text.lower().startswith("tel:"):
+        text = text[4:]
+    if not _PHONE_RE.match(text):
+        return False
+    main = re.split(r"(?:ext|x|#)", text, flags=re.IGNORECASE)[0]
+    digits = sum(char.isdecimal() for char in main)
+    return 7 <= digits <= 15
+
+
+def phone_reason(text: str) -> str:
+    """``""`` for one phone number or several joined by a separator ("0612 / 0647"), else
+    "not a phone"."""
+    if _phone_one(text):
+        return ""
+    parts = [part for part in _PHONE_SPLIT_RE.split(text) if part.strip()]
+    if len(parts) > 1 and all(_phone_one(part) for part in parts):
+        return ""
+    return "not a phone"
+
+
+def url_reason(text: str) -> str:
+    """``""`` for an absolute http(s) URL or a site-relative ``/path``, else "not a url"."""
+    if text.startswith("/") and not text.startswith("//"):
+        return "" if not any(char.isspace() for char in text) else "not a url"
+    return "" if _URL_RE.match(text) else "not a url"
+
+
+def email_reason(text: str) -> str:
+    """``""`` for an address ``name@domain.tld`` (``mailto:`` allowed), else "not an email"."""
+    return "" if _EMAIL_RE.match(text) else "not an email"

@@ -1,0 +1,143 @@
+# ruff: noqa: RUF001 - currency signs and multilingual punctuation are the point
+"""Numbers in scraped values: one written number in either decimal convention, the amounts of a
+text with their K/M suffixes, and the words left around them (currencies, units, qualifiers).
+
+Example:
+    >>> parse_number("1.299,99"), amounts("1.5K sold"), leftover_words("From $19.99/mo")
+    (1299.99, [(1500.0, 3)], ['from', '$', 'mo'])
+    >>> is_currency("zł"), is_currency("us$"), is_currency("sold")
+    (True, True, False)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rlm_gym.quality import vocab
+from rlm_gym.quality.lazy_regex import lazy
+
+__all__ = [
+    "NUMBER_RE",
+    "NEGATIVE_RE",
+    "PRICE_LEVEL_RE",
+    "parse_number",
+    "finite",
+    "amounts",
+    "leftover_words",
+    "is_currency",
+]
+
+# A written number: grouped thousands (1,299 / 1.299.000 / 2 000 000 / 1,09,900) with an
+# optional decimal part, or plain digits with an optional decimal part.
+_NUMBER = r"\d{1,3}(?:[ ,.'\u00a0\u202f\u2009]\d{2,3})*(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
+NUMBER_RE = lazy(_NUMBER)
+_SPACES_RE = lazy(r"[ '\u00a0\u202f\u2009]")
+
+
+def parse_number(text: str) -> float | None:
+    """The value of one written number in either decimal convention, or None.
+
+    A single separator before exactly three digits is a thousands separator ("1.299", "2,920"),
+    except after a lone 0 ("0.125"); repeated separators always are ("1.299.000", "1,09,900").
+
+    Example:
+        >>> parse_number("1.299,99"), parse_number("1,299.99"), parse_number("2 000 000")
+        (1299.99, 1299.99, 2000000.0)
+        >>> parse_number("4,7"), parse_number("1,09,900"), parse_number("12a")
+        (4.7, 109900.0, None)
+    """
+    text = _SPACES_RE.sub("", text.strip())
+    if not text or not text[0].isdecimal() or not text[-1].isdecimal():
+        return None
+    if text.isdecimal():
+        return float(text)
+    last_dot, last_comma = text.rfind("."), text.rfind(",")
+    if last_dot >= 0 and last_comma >= 0:
+        decimal = "." if last_dot > last_comma else ","
+        thousands = "," if decimal == "." else "."
+        integer, fraction = text.rsplit(decimal, 1)
+        integer = integer.replace(thousands, "")
+    else:
+        sep = "." if last_dot >= 0 else ","
+        head, tail = text.rsplit(sep, 1)
+        if text.count(sep) > 1 or (len(tail) == 3 and head != "0"):
+            integer, fraction = text.replace(sep, ""), ""
+        else:
+            integer, fraction = head, tail
+    if not integer.isdecimal() or (fraction and not fraction.isdecimal()):
+        return None
+    try:
+        return float(f"{integer}.{fraction or '0'}")
+    except (OverflowError, ValueError):
+        return None
+
+
+def finite(value: Any) -> float | None:
+    """``value`` as a finite float when it is an int or float (not a bool), else None."""
+    kind = type(value)
+    if kind is bool or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+    return number
+
+
+_STRIP_PUNCT = "()[]{}:;,|*~≈+!?\"'«»“”‘’•·–—-/\\."
+
+
+def leftover_words(text: str) -> list[str]:
+    """The lower-cased words and symbols of ``text`` once its numbers are removed."""
+    rest = NUMBER_RE.sub(" ", text.lower())
+    out = []
+    for chunk in rest.split():
+        if chunk in vocab.CURRENCY_WORDS or chunk in vocab.PRICE_QUALIFIERS:
+            out.append(chunk)
+            continue
+        stripped = chunk.strip(_STRIP_PUNCT)
+        if stripped:
+            out.append(stripped)
+        elif any(char in vocab.CURRENCY_SYMBOLS for char in chunk):
+            out.append(chunk)
+    return out
+
+
+def is_currency(word: str) -> bool:
+    """Whether a lower-cased word of a value names a currency ("usd", "zł", "rs.", "us$")."""
+    if word in vocab.CURRENCY_WORDS or word in vocab.CURRENCY_CODES:
+        return True
+    if word.rstrip(".") in vocab.CURRENCY_WORDS:
+        return True
+    # Symbols glued to letters or to each other ("us$", "$$", "r$", "€/mo" split earlier).
+    letters = word.strip("".join(vocab.CURRENCY_SYMBOLS))
+    return letters != word and (not letters or letters in vocab.CURRENCY_WORDS)
+
+
+def amounts(text: str) -> list[tuple[float, int]]:
+    """The numbers of ``text`` (K/M suffixes applied) with their end offsets."""
+    out = []
+    low = text.lower()
+    for match in NUMBER_RE.finditer(text):
+        number = parse_number(match.group())
+        if number is None:
+            continue
+        end = match.end()
+        tail = low[end : end + 8].lstrip(" ")
+        for suffix in _SUFFIX_ORDER:
+            if tail.startswith(suffix) and not tail[len(suffix) : len(suffix) + 1].isalpha():
+                number *= vocab.NUMBER_SUFFIXES[suffix]
+                break
+        out.append((number, end))
+    return out
+
+
+_SUFFIX_ORDER = tuple(sorted(vocab.NUMBER_SUFFIXES, key=len, reverse=True))
+# A minus sign (or accounting parentheses) before the first digit: "-$5", "- 5 €", "($12)".
+NEGATIVE_RE = lazy(
+    r"^[^\w\d]{0,3}[-−‑]\s*[^\W\d_]{0,3}\s*[^\w\s]?\s*\d|^\(\s*[^\w\s]?\s*\d[^)]*\)$"
+)
+
+# A price level: "$$" .. "$$$$" (a lone "$" is no level).
+PRICE_LEVEL_RE = lazy(r"^([$€£¥₹₩₽₦₫৳₺])\1{1,3}$")

@@ -1,0 +1,167 @@
+"""Pattern types: what kind of extraction a crawl result is (a product list, an article, a job
+listing...), from the roles of its field names and the value types of its columns.
+
+The crawl reward keys its tier thresholds and quantity targets by these names
+(``rlm_gym.crawl.patterns``); the names are defined here, once.
+
+Example:
+    >>> classify_pattern_type([{"title": "Data engineer", "company": "Acme", "salary": "$90k"}])
+    'job_listing'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.roles import field_roles
+
+__all__ = [
+    "PATTERN_TYPES",
+    "BASE_PATTERN_TYPES",
+    "DEFAULT_PATTERN_TYPE",
+    "LISTING_TYPES",
+    "classify_columns",
+    "classify_pattern_type",
+    "column_types",
+]
+
+DEFAULT_PATTERN_TYPE = "generic_extraction"
+"""The pattern type of a result no rule recognises (and of an empty one)."""
+
+BASE_PATTERN_TYPES: tuple[str, ...] = (
+    "article_extraction",
+    "contact_info",
+    "price_extraction",
+    "product_list",
+    "review_extraction",
+    "product_with_reviews",
+    DEFAULT_PATTERN_TYPE,
+)
+"""The pattern types other than listings (the seven the crawl reward started with)."""
+
+LISTING_TYPES = ("job_listing", "event_listing", "real_estate_listing", "business_listing")
+"""The pattern types of listings (many similar items with a name, a place and a price or date)."""
+
+PATTERN_TYPES: tuple[str, ...] = BASE_PATTERN_TYPES + LISTING_TYPES
+"""Every pattern type :func:`classify_pattern_type` returns."""
+
+
+def _column_roles(name: str, column_type: str) -> frozenset[str]:
+    """Roles from the name, adjusted by the column's value type: a ``reviews`` column of counts
+    is not review text, and the value type itself (price, rating, date, ...) is a role."""
+    roles = set(field_roles(name))
+    if column_type != "text":
+        roles.discard("review")
+        roles.discard("body")
+    roles.add(column_type)
+    return frozenset(roles)
+
+
+def classify_columns(column_types: Mapping[str, str]) -> str:
+    """The pattern type of a result whose fields have these value types: the first rule that
+    matches decides (jobs, events, real estate, businesses, products, prices, reviews,
+    articles, contacts), else :data:`DEFAULT_PATTERN_TYPE`.
+
+    Args:
+        column_types: Field name -> value type (price, rating, count, date, email, phone, url
+            or text), as :func:`rlm_gym.quality.columns.column_type` gives them.
+
+    Returns:
+        One of :data:`PATTERN_TYPES`.
+
+    Example:
+        >>> classify_columns({"title": "text", "company": "text", "salary": "price"})
+        'job_listing'
+        >>> classify_columns({"Precio": "price", "Superficie": "count"})
+        'real_estate_listing'
+    """
+    roles: set[str] = set()
+    for name, kind in column_types.items():
+        roles |= _column_roles(str(name), kind)
+    has = roles.__contains__
+    price_like = has("price") or has("discount")
+    name_like = has("name")
+    product = has("product") and name_like
+    job_detail = has("employer") or has("salary") or has("employment")
+    if (has("job") or has("employer")) and (has("job") or has("title")) and job_detail:
+        return "job_listing"
+    if ((has("event") or name_like) and has("venue")) or (
+        has("event") and (has("date") or has("start"))
+    ):
+        return "event_listing"
+    business_signals = has("phone") or has("category") or has("rating")
+    if has("rent") or (price_like and has("property")):
+        return "real_estate_listing"
+    if price_like and has("address") and not business_signals:
+        return "real_estate_listing"
+    # A name with a business category (cuisine, industry) and a rating is a business listing
+    # even when a fee is listed: delivery sites show minimum order and delivery costs.
+    if name_like and has("business_category") and has("rating"):
+        return "business_listing"
+    if (price_like or product) and name_like:
+        return "product_with_reviews" if has("review") else "product_list"
+    if price_like:
+        return "price_extraction"
+    person = has("author") or has("person")
+    if has("review") or (has("rating") and (person or has("date")) and not product):
+        return "review_extraction"
+    article = has("headline") or has("author") or has("published")
+    if article or (has("title") and (has("body") or has("date"))):
+        return "article_extraction"
+    # A list of titles and nothing else is a list of headlines.
+    if has("title") and len(column_types) == 1:
+        return "article_extraction"
+    if (
+        (has("business") or name_like)
+        and (has("address") or has("phone"))
+        and (has("category") or has("rating"))
+    ):
+        return "business_listing"
+    if has("email") or has("phone") or has("address") or has("contact"):
+        return "contact_info"
+    return DEFAULT_PATTERN_TYPE
+
+
+def classify_pattern_type(data: Iterable[Any] | None) -> str:
+    """The pattern type of extracted items, from their field names and value types.
+
+    Every field of every dict item is typed by :func:`rlm_gym.quality.columns.column_type` (a
+    column of "4.5 out of 5 stars" is a rating whatever its name; a ``reviews`` column of counts
+    is a count, not review text) and the roles of the names and types are matched in order
+    (:func:`classify_columns`). Non-dict items are ignored; no items (or none with fields)
+    give ``generic_extraction``.
+
+    Args:
+        data: The extracted items.
+
+    Returns:
+        One of :data:`PATTERN_TYPES`.
+
+    Example:
+        >>> classify_pattern_type([{"product_name": "iPhone 15", "price": 999.99, "rating": 4.5}])
+        'product_list'
+        >>> classify_pattern_type([{"headline": "N/A", "author": None, "content": ""}])
+        'article_extraction'
+        >>> classify_pattern_type([{"title": "Ốp lưng", "price": "99.000đ", "reviews": ["Tốt"]}])
+        'product_with_reviews'
+        >>> classify_pattern_type([{"email": "a@b.vn"}]), classify_pattern_type([])
+        ('contact_info', 'generic_extraction')
+    """
+    return classify_columns(column_types(data or ()))
+
+
+def column_types(data: Iterable[Any]) -> dict[str, str]:
+    """Field name -> value type over the dict items of ``data`` (first-seen field order).
+
+    Example:
+        >>> column_types([{"name": "Pho 24", "rating": "4.5 out of 5 stars"}, "junk"])
+        {'name': 'text', 'rating': 'rating'}
+    """
+    columns: dict[Any, list[Any]] = {}
+    for item in data:
+        if isinstance(item, dict):
+            for name, value in item.items():
+                columns.setdefault(name, []).append(value)
+    return {str(name): column_type(str(name), values) for name, values in columns.items()}
