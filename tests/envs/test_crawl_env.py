@@ -12,6 +12,7 @@ import rlm_gym.envs
 from rlm_gym.crawl import crawl_reward
 from rlm_gym.envs import CRAWL_ENV_ID, DEFAULT_MAX_STEPS, CrawlEnv
 from rlm_gym.envs import dynamics as dyn
+from rlm_gym.envs.transitions import transitions
 from rlm_gym.policies import ActionResult
 
 STEP_TYPES = {"fetch", "extract", "paginate", "wait"}
@@ -63,7 +64,7 @@ def test_every_action_in_every_phase_is_handled():
         while not done:
             mask = env.action_masks()
             for action in range(env.action_space.n):
-                outcomes = dyn.transitions(env.model, env.state, action)
+                outcomes = transitions(env.model, env.state, action)
                 assert abs(sum(p for p, _, _ in outcomes) - 1.0) < 1e-9
                 if not mask[action]:
                     _, next_state, event = outcomes[0]
