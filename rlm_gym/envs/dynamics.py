@@ -96,7 +96,7 @@ NOT_FETCHED, BY_HTTP, BY_HEADLESS = range(3)
 # Why the episode ended (S_END).
 RUNNING, STOPPED, BLOCKED, OVER_BUDGET, OUT_OF_STEPS = range(5)
 
-# Error texts by code; 12 and 13 are formatted by the env (they name the action / budget).
+# Error texts by code; the env words 12 and 13 itself (they name the action / the budget).
 ERRORS: tuple[str, ...] = (
     "",
     "HTTP 429 Too Many Requests",
