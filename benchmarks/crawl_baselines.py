@@ -25,7 +25,8 @@ from collections import defaultdict
 
 import numpy as np
 
-from rlm_gym.envs import FIXED_STRATEGIES, PATTERN_TYPES, CrawlEnv, Oracle
+from rlm_gym.envs import FIXED_STRATEGIES, CrawlEnv, Oracle
+from rlm_gym.envs import SIMULATED_PATTERN_TYPES as PATTERN_TYPES
 from rlm_gym.envs.baselines import EXTRACTORS, FETCHERS, PAGINATORS
 
 UNIQUE_MARGIN = 0.005

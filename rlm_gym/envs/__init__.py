@@ -26,15 +26,17 @@ from rlm_gym.envs.baselines import (
 )
 from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS, CrawlEnv
 from rlm_gym.envs.observation import OBSERVATION_FIELDS
-from rlm_gym.envs.profiles import DISTRIBUTIONS, PATTERN_TYPES, SCHEMAS, SiteProfile
+from rlm_gym.envs.profiles import DISTRIBUTIONS, SCHEMAS, SIMULATED_PATTERN_TYPES, SiteProfile
+from rlm_gym.envs.snapshot import CrawlSnapshot
 
 __all__ = [
     "CRAWL_ENV_ID",
     "CrawlEnv",
+    "CrawlSnapshot",
     "DEFAULT_MAX_STEPS",
     "OBSERVATION_FIELDS",
     "DISTRIBUTIONS",
-    "PATTERN_TYPES",
+    "SIMULATED_PATTERN_TYPES",
     "SCHEMAS",
     "SiteProfile",
     "FIXED_STRATEGIES",

@@ -6,7 +6,12 @@
   when the job's target is met or an extraction / pagination fails; ``FIXED_STRATEGIES`` lists
   all 18 and ``BEST_FIXED_STRATEGY`` is the best one measured by ``benchmarks/crawl_baselines.py``.
 - ``Oracle``: knows the hidden profile and plays the expectimax-optimal action over the exact
-  finite outcome lists of ``dynamics.transitions`` (values cached per site and state).
+  finite outcome lists of ``transitions.transitions`` (values cached per site and state).
+
+They read the env through its public interface (``action_masks()``, ``np_random``,
+``snapshot()``), never its attributes, so this module does not import the env class; the env's
+``random_action()``, ``heuristic_action()``, ``fixed_strategy_action()`` and ``oracle_action()``
+methods call them.
 
 Example:
     >>> from rlm_gym.envs.crawl_env import CrawlEnv
@@ -20,16 +25,14 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.observation import INDEX
 from rlm_gym.envs.scoring import state_score
-
-if TYPE_CHECKING:
-    from rlm_gym.envs.crawl_env import CrawlEnv
+from rlm_gym.envs.transitions import transitions
 
 __all__ = [
     "FETCHERS",
@@ -67,8 +70,12 @@ HEURISTIC_THRESHOLDS: dict[str, float] = {
 }
 
 
-def random_action(env: CrawlEnv) -> int:
-    """A uniformly random action among those valid now (drawn from ``env.np_random``)."""
+def random_action(env: Any) -> int:
+    """A uniformly random action among those valid now (drawn from ``env.np_random``).
+
+    Args:
+        env: A ``CrawlEnv`` (any env with ``action_masks()`` and ``np_random``).
+    """
     valid = np.flatnonzero(env.action_masks())
     return int(valid[int(env.np_random.integers(len(valid)))])
 
@@ -135,12 +142,16 @@ def _needs_browser(obs: np.ndarray) -> bool:
     )
 
 
-def fixed_strategy_action(env: CrawlEnv, strategy: tuple[str, str, str]) -> int:
+def fixed_strategy_action(env: Any, strategy: tuple[str, str, str]) -> int:
     """The action of a fixed pipeline ``(fetcher, extractor, paginator)`` in the current state.
 
     The pipeline fetches with its fetcher (retrying failed fetches), extracts with its
     extractor, paginates with its paginator, and stops once the job's item target is met or an
     extraction or pagination step failed. It never backs off.
+
+    Args:
+        env: A ``CrawlEnv`` (any env whose ``snapshot()`` returns a ``CrawlSnapshot``).
+        strategy: One of ``FIXED_STRATEGIES``.
 
     Raises:
         ValueError: If ``strategy`` is not a (fetcher, extractor, paginator) triple.
@@ -151,12 +162,13 @@ def fixed_strategy_action(env: CrawlEnv, strategy: tuple[str, str, str]) -> int:
             f"{FETCHERS}, {EXTRACTORS}, {PAGINATORS}, got {strategy!r}"
         )
     fetcher, extractor, paginator = strategy
-    obs = env._obs
-    phase = env.state[dyn.S_PHASE]
+    snapshot = env.snapshot()
+    obs = snapshot.observation
+    phase = snapshot.state[dyn.S_PHASE]
     if phase == dyn.FETCH:
         return _A[fetcher]
     if phase == dyn.EXTRACT:
-        return _A["stop"] if env._last_error == dyn.E_EMPTY_SHELL else _A[extractor]
+        return _A["stop"] if snapshot.last_error == dyn.E_EMPTY_SHELL else _A[extractor]
     if phase == dyn.PAGINATE:
         if obs[INDEX["items_vs_target"]] >= 1.0 or obs[INDEX["last_failed"]]:
             return _A["stop"]
@@ -168,7 +180,7 @@ class Oracle:
     """The best plan for a known site: one (fetcher, extractor, paginator), adaptively played.
 
     For each of the 18 ``FIXED_STRATEGIES`` the oracle solves the crawl exactly by expectimax
-    over the finite outcome lists of ``dynamics.transitions`` with that strategy's fetcher,
+    over the finite outcome lists of ``transitions.transitions`` with that strategy's fetcher,
     extractor and paginator (and free choice of backoff and when to stop), memoising values per
     state; it then plays the strategy of highest expected crawl score. Fixing the three tools per
     site (instead of per page) keeps the search small; the hidden profile makes every page of a
@@ -244,7 +256,7 @@ class Oracle:
         plan: tuple[int, int, int],
         table: dict,
     ) -> float:
-        outcomes = dyn.transitions(model, state, action)
+        outcomes = transitions(model, state, action)
         if _pure_failure(state, outcomes):
             return -1.0
         return sum(p * self._value(model, s, plan, table) for p, s, _ in outcomes)

@@ -3,9 +3,10 @@
 The agent crawls a site whose profile is hidden (``rlm_gym.envs.profiles``): it fetches pages
 (plain HTTP or a headless browser), extracts items (CSS selectors, heuristics or an LLM),
 paginates (URL navigation, a JavaScript click or infinite scroll), backs off, and stops. The
-transition function is ``rlm_gym.envs.dynamics.transitions``, sampled one step at a time by
-``sample_transition``; the episode's last step carries the crawl result (SPEC §5 shape) and the
-env's reward is that result's ``crawl_reward`` value.
+transition function is ``rlm_gym.envs.transitions.transitions``, sampled one step at a time by
+``sample_transition``; the episode's last step carries the crawl result
+(``rlm_gym.envs.reports.crawl_result``) and the env's reward is that result's ``crawl_reward``
+value. ``snapshot()`` shows the crawl to the frame renderer and the baselines.
 
 Phases: *fetch* (valid: fetch_http, fetch_headless, backoff, stop) → *extract* (extract_*,
 re-fetch with fetch_*, backoff, stop) → *paginate* (url_navigation, javascript_click,
@@ -36,7 +37,15 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from rlm_gym._validation import did_you_mean, unknown_name_error
+from rlm_gym.envs import baselines
+from rlm_gym.envs.arguments import (
+    RENDER_MODES,
+    as_action,
+    check_keywords,
+    check_max_steps,
+    check_pattern_types,
+    check_render_mode,
+)
 from rlm_gym.envs.dynamics import (
     ACTIONS,
     BACKOFF,
@@ -46,27 +55,19 @@ from rlm_gym.envs.dynamics import (
     E_403,
     E_429,
     E_BANNED,
-    E_BUDGET,
     E_INVALID,
     E_NONE,
-    ERRORS,
     FETCH_HTTP,
     INFINITE_SCROLL,
     JAVASCRIPT_CLICK,
     K_EXTRACT,
     K_FETCH,
-    K_PAGINATE,
     KINDS,
     OVER_BUDGET,
-    PHASES,
     S_429,
     S_BLOCKS,
-    S_CSS,
     S_END,
-    S_ERROR,
     S_FETCHED,
-    S_HEURISTIC,
-    S_LLM,
     S_PHASE,
     S_STEPS,
     S_TIME,
@@ -75,10 +76,8 @@ from rlm_gym.envs.dynamics import (
     SiteModel,
     initial_state,
     item_counts,
-    sample_transition,
     site_model,
 )
-from rlm_gym.envs.items import build_items
 from rlm_gym.envs.observation import (
     INDEX,
     MEMORY_METHODS,
@@ -89,32 +88,25 @@ from rlm_gym.envs.observation import (
     probe_from_uniforms,
     text_ratio,
 )
-from rlm_gym.envs.profiles import (
-    PATTERN_TYPES,
-    PROFILE_DRAWS,
-    SCHEMAS,
-    SiteProfile,
-    check_overrides,
-    profile_from_uniforms,
+from rlm_gym.envs.profiles import PROFILE_DRAWS, SiteProfile, check_overrides, profile_from_uniforms
+from rlm_gym.envs.render import draw_frame
+from rlm_gym.envs.reports import (
+    action_codes,
+    crawl_result,
+    error_text,
+    final_step,
+    status_line,
+    step_output,
 )
-from rlm_gym.envs.scoring import item_blocks, pages_collected, scorer_for, succeeded
+from rlm_gym.envs.scoring import pages_collected, scorer_for, state_score
+from rlm_gym.envs.snapshot import CrawlSnapshot
+from rlm_gym.envs.transitions import sample_transition
 from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
 
 DEFAULT_MAX_STEPS = 30
 
-# What each action reports as its ``code``: the selector, program or URL pattern it used.
-CSS_SELECTORS: dict[str, str] = {
-    "article_extraction": "article h1.headline, article .byline, time[datetime], .article-body",
-    "contact_info": ".contact .name, a[href^='mailto:'], a[href^='tel:'], address",
-    "price_extraction": ".product .title, .price .amount, .price [itemprop=priceCurrency], .stock",
-    "product_list": ".product-card .title, .product-card .price, .rating, .product-card a",
-    "review_extraction": ".review .author, .review .stars, .review .text, .review time",
-    "product_with_reviews": "h1.product-title, .price, .rating-average, .review",
-    "generic_extraction": "h1, link[rel=canonical], meta[name=description]",
-}
-_END_TEXT = ("", "stopped", "banned", "time budget exceeded", "step budget reached")
 # A reset writes the whole observation in one ``struct.pack_into`` through a byte view of it;
 # a step writes the entries it changes, one by one (``_update_observation``).
 _PACK_OBSERVATION = struct.Struct(f"={OBSERVATION_SIZE}f").pack_into
@@ -140,7 +132,6 @@ _COUNT_429 = INDEX["count_429"]
 _BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
 _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
 _N_ACTIONS = len(ACTIONS)
-_RENDER_MODES = ("ansi", "rgb_array")
 _BLOCK_ERRORS = frozenset({E_403, E_429, E_BANNED})
 # The progress and memory entries at reset: everything 0 except ``phase_fetch``.
 _INITIAL_PROGRESS = [
@@ -151,8 +142,6 @@ _INITIAL_PROGRESS = [
 _UNIFORM_BLOCK = 64
 # The draws of a reset besides the profile's: the probe's and the first block of uniforms.
 _RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
-# Constructor keywords besides the profile overrides (for "did you mean" on a typo).
-_KEYWORDS = ("render_mode", "pattern_types", "max_steps", "reward_config")
 
 
 class CrawlEnv(gym.Env):
@@ -162,7 +151,8 @@ class CrawlEnv(gym.Env):
         render_mode: ``None``, ``"ansi"`` (``render()`` returns a one-line status) or
             ``"rgb_array"`` (``render()`` returns an ``H x W x 3`` ``uint8`` picture of the
             crawl, see ``rlm_gym.envs.render``; ``RecordVideo`` records it).
-        pattern_types: Pattern types to draw sites from (all seven SPEC types when None).
+        pattern_types: Pattern types to draw sites from (all of ``SIMULATED_PATTERN_TYPES``
+            when None).
         max_steps: The step budget; the step that reaches it ends the episode
             (``terminated``) and carries the crawl result. Equal to the registered
             ``max_episode_steps``: with ``gym.make(CRAWL_ENV_ID, max_steps=n)`` pass
@@ -176,9 +166,9 @@ class CrawlEnv(gym.Env):
     Raises:
         TypeError: For an unknown keyword (with the closest valid name), as Python raises
             for an unexpected keyword argument, or a ``reward_config`` that is not a dict.
-        ValueError: For an unknown render mode or pattern type, a ``max_steps`` below 1, an
-            override value of the wrong kind or out of range, or a config ``crawl_reward``
-            rejects.
+        ValueError: For an unknown render mode or pattern type (or one the crawl reward scores
+            but the simulator does not model), a ``max_steps`` below 1, an override value of the
+            wrong kind or out of range, or a config ``crawl_reward`` rejects.
 
     Observation: a ``Box`` of ``float32`` (see ``OBSERVATION_FIELDS`` and the README table).
     Reward: ``crawl_reward(crawl_result, config=reward_config).value`` on the episode's last
@@ -196,7 +186,7 @@ class CrawlEnv(gym.Env):
         TypeError: CrawlEnv() got an unexpected keyword argument 'renderng'. Did you mean ...
     """
 
-    metadata = {"render_modes": list(_RENDER_MODES), "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
     ACTIONS: tuple[str, ...] = ACTIONS
     OBSERVATION_FIELDS = OBSERVATION_FIELDS
 
@@ -208,22 +198,11 @@ class CrawlEnv(gym.Env):
         reward_config: dict[str, Any] | None = None,
         **profile_overrides: Any,
     ) -> None:
-        _check_keywords(profile_overrides)
-        if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(
-                f"Expected `render_mode` None, 'ansi' or 'rgb_array', got {render_mode!r}"
-                f"{did_you_mean(render_mode, _RENDER_MODES)}"
-            )
-        if isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer)):
-            raise TypeError(
-                f"Expected `max_steps` to be an int >= 1, got {type(max_steps).__name__} "
-                f"{max_steps!r}"
-            )
-        if max_steps < 1:
-            raise ValueError(f"Expected `max_steps` to be an int >= 1, got {max_steps!r}")
+        check_keywords(profile_overrides)
+        check_render_mode(render_mode)
+        self.max_steps = check_max_steps(max_steps)
         self.render_mode = render_mode
-        self.max_steps = int(max_steps)
-        self.pattern_types = _check_pattern_types(pattern_types)
+        self.pattern_types = check_pattern_types(pattern_types)
         self.profile_overrides = check_overrides(profile_overrides)
         self._scorer = scorer_for(reward_config)
         self.reward_config = self._scorer.config
@@ -239,6 +218,7 @@ class CrawlEnv(gym.Env):
         self._status = ""
         self._last_action = -1
         self._last_failed = False
+        self._last_error = E_NONE
         self._errors: list[str] = []
 
     # ------------------------------------------------------------------ episode
@@ -282,7 +262,7 @@ class CrawlEnv(gym.Env):
         self._last_error = E_NONE
         self._shell_ratio = text_ratio(profile, 0.0)
         self._status = f"reset | {profile.pattern_type} on {profile.domain}"
-        self._codes = _action_codes(profile)
+        self._codes = action_codes(profile)
         return self._obs.copy(), {"phase": "fetch"}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -298,7 +278,7 @@ class CrawlEnv(gym.Env):
             RuntimeError: Before ``reset()`` or after the episode ended.
         """
         if type(action) is not int:
-            action = _as_action(action)
+            action = as_action(action)
         if not 0 <= action < _N_ACTIONS:
             raise ValueError(
                 f"Expected `action` to be an int in [0, {_N_ACTIONS - 1}] (an index into "
@@ -314,7 +294,7 @@ class CrawlEnv(gym.Env):
         kind, success, error_code, duration, tokens, _ = event
         name = self.ACTIONS[action]
         self._used[action] += 1
-        error = self._error_text(error_code, name, state[S_PHASE]) if error_code else None
+        error = error_text(error_code, name, state[S_PHASE]) if error_code else None
         if error is not None:
             self._errors.append(error)
         if kind == K_FETCH or action in (JAVASCRIPT_CLICK, INFINITE_SCROLL):
@@ -326,76 +306,37 @@ class CrawlEnv(gym.Env):
         self._update_observation(action, event, state[S_PHASE])
         code = self._codes[action]
         if next_state[S_PHASE] == DONE:
-            return self._finish(action, name, code, event, error)
-        output = self._output(action, event)
+            return self._finish(name, code, event, error)
+        output = step_output(action, event, next_state, self.profile.domain) if success else ""
         # Every field is valid by construction (the dynamics' events hold bools and ints).
         result = trusted_action_result(KINDS[kind], success, output, error, float(duration), tokens)
         info = {"action": {"action": name, "code": code}, "action_result": result}
         if self.render_mode == "ansi":
-            self._status = self._status_line(name, success, error)
+            self._status = status_line(self.model, next_state, name, success, error)
         return self._obs.copy(), 0.0, False, False, info
 
     def _finish(
-        self, action: int, name: str, code: str, event: tuple, error: str | None
+        self, name: str, code: str, event: tuple, error: str | None
     ) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """The episode's last step: build the crawl result, score it, report it as final."""
+        """The episode's last step: the crawl result, scored and reported as ``final``."""
         state = self.state
-        kind, success, _, duration, tokens, _ = event
-        end = state[S_END]
-        if end == OVER_BUDGET:
+        if state[S_END] == OVER_BUDGET:
             budget = self.profile.time_budget_ms
             self._errors.append(f"Job time budget of {budget} ms exceeded")
-        crawl_result, score = self.crawl_result()
-        output = (
-            f"crawl {_END_TEXT[end]}: {len(crawl_result['data'])} items from "
-            f"{crawl_result['navigation_result']['pages_collected']} pages, "
-            f"{'success' if crawl_result['success'] else 'no success'}"
+        score, info = final_step(
+            self.model, state, event, name, code, error, self._errors, self._used
         )
-        metadata = {
-            "crawl_result": crawl_result,
-            "end_reason": _END_TEXT[end],
-            "step_action_type": KINDS[kind],
-            "step_success": success,
-        }
-        # Valid by construction, as every step's result (`success` is ``succeeded``'s bool).
-        result = trusted_action_result(
-            "final", crawl_result["success"], output, error, float(duration), tokens, metadata
-        )
-        info = {
-            "action": {"action": "final", "name": name, "code": code},
-            "action_result": result,
-        }
         if self.render_mode == "ansi":
-            self._status = self._status_line(name, success, error) + f" | {output} → {score:.3f}"
+            line = status_line(self.model, state, name, event[1], error)
+            self._status = f"{line} | {info['action_result'].output} → {score:.3f}"
         # Every end is terminal (Crawl-v1), the step budget included: the job is over and
         # scored now, and ``steps / max_steps`` in the observation makes the end part of the task.
         return self._obs.copy(), score, True, False, info
 
-    def _stop_now(self) -> tuple[Any, float, bool, float]:
-        """Item blocks, pages, success and elapsed ms if the crawl stopped in this state."""
-        state = self.state
-        blocks = item_blocks(self.model, state)
-        success = succeeded(self.model, state, blocks)
-        return blocks, pages_collected(state), success, state[S_TIME]
-
     def crawl_result(self) -> tuple[dict[str, Any], float]:
-        """The crawl result of the current state (SPEC §5 shape) and its crawl score."""
-        profile = self.profile
-        blocks, pages, success, time_ms = self._stop_now()
-        result = {
-            "success": success,
-            "data": build_items(profile.pattern_type, blocks),
-            "navigation_result": {"pages_collected": pages, "strategy_used": self._strategy()},
-            "execution_time_ms": float(time_ms),
-            "errors": list(self._errors),
-            "extraction_schema": {"required": list(SCHEMAS[profile.pattern_type])},
-            "pattern_type": profile.pattern_type,
-            "domain": profile.domain,
-        }
-        score = self._scorer.score(
-            profile.pattern_type, blocks, success, pages, time_ms, len(self._errors)
-        )
-        return result, score
+        """The crawl result of the current state and its crawl score (``reports.crawl_result``:
+        the shape ``crawl_reward`` scores)."""
+        return crawl_result(self.model, self.state, self._errors, self._used)
 
     def potential(self) -> float:
         """The crawl score the result would get if the crawl stopped now (a shaping potential).
@@ -403,9 +344,20 @@ class CrawlEnv(gym.Env):
         Equal to ``crawl_result()[1]`` without building the item dicts, so it is cheap enough
         to call every step (``PotentialShapingWrapper(env, "potential", gamma)``).
         """
-        blocks, pages, success, time_ms = self._stop_now()
-        return self._scorer.score(
-            self.profile.pattern_type, blocks, success, pages, time_ms, self.state[S_ERROR]
+        return state_score(self.model, self.state)
+
+    def snapshot(self) -> CrawlSnapshot:
+        """The crawl now, for the frame renderer and the baselines (a ``CrawlSnapshot``: the site
+        model, state, observation, errors and last step; later steps do not change it)."""
+        return CrawlSnapshot(
+            self.model,
+            self.state,
+            self.max_steps,
+            self._obs.copy(),
+            tuple(self._errors),
+            self._last_action,
+            self._last_failed,
+            self._last_error,
         )
 
     # ------------------------------------------------------------------ baselines
@@ -420,28 +372,20 @@ class CrawlEnv(gym.Env):
 
     def random_action(self) -> int:
         """A uniformly random valid action (drawn from ``np_random``)."""
-        from rlm_gym.envs.baselines import random_action
-
-        return random_action(self)
+        return baselines.random_action(self)
 
     def heuristic_action(self) -> int:
         """The documented observation-only rule (``rlm_gym.envs.baselines.heuristic_action``)."""
-        from rlm_gym.envs.baselines import heuristic_action
-
-        return heuristic_action(self._obs)
+        return baselines.heuristic_action(self._obs)
 
     def fixed_strategy_action(self, strategy: tuple[str, str, str]) -> int:
         """The action of a fixed (fetcher, extractor, paginator) pipeline in the current state."""
-        from rlm_gym.envs.baselines import fixed_strategy_action
-
-        return fixed_strategy_action(self, strategy)
+        return baselines.fixed_strategy_action(self, strategy)
 
     def oracle_action(self) -> int:
         """The best action knowing the hidden profile (exact expectimax, cached per site)."""
-        from rlm_gym.envs.baselines import Oracle
-
         if self._oracle is None:
-            self._oracle = Oracle()
+            self._oracle = baselines.Oracle()
         return self._oracle.action(self.model, self.state)
 
     # ------------------------------------------------------------------ rendering
@@ -452,9 +396,7 @@ class CrawlEnv(gym.Env):
         if self.render_mode == "ansi":
             return self._status
         if self.render_mode == "rgb_array":
-            from rlm_gym.envs.render import draw_frame
-
-            return draw_frame(self)
+            return draw_frame(self.snapshot())
         return None
 
     # ------------------------------------------------------------------ helpers
@@ -482,13 +424,6 @@ class CrawlEnv(gym.Env):
         u = self._uniforms[self._next_uniform]
         self._next_uniform += 1
         return u
-
-    def _error_text(self, code: int, name: str, phase: int) -> str:
-        if code == E_INVALID:
-            return f"Invalid action '{name}' in phase '{PHASES[phase]}'"
-        if code == E_BUDGET:
-            return f"Job time budget of {self.profile.time_budget_ms} ms exceeded"
-        return ERRORS[code]
 
     def _update_observation(self, action: int, event: tuple, previous_phase: int) -> None:
         """Write the observation entries this step changes (the probe block never changes).
@@ -535,102 +470,3 @@ class CrawlEnv(gym.Env):
             obs[_LAST_ACTION_START + self._last_action] = 0.0
         obs[_LAST_ACTION_START + action] = 1.0
         self._last_action = action
-
-    def _output(self, action: int, event: tuple) -> str:
-        kind, success, _, duration, _, items = event
-        if not success:
-            return ""
-        if kind == K_FETCH:
-            return f"200 OK: page {self._page() + 1} of {self.profile.domain} in {duration} ms"
-        if kind == K_EXTRACT:
-            return f"extracted {items} items with {self.ACTIONS[action][8:]}"
-        if kind == K_PAGINATE:
-            return f"moved to page {self._page() + 1}"
-        return f"waited {duration} ms"
-
-    def _page(self) -> int:
-        state = self.state
-        return state[S_CSS] + state[S_HEURISTIC] + state[S_LLM]
-
-    def _strategy(self) -> str:
-        """``fetcher+extractor+paginator``: the most used of each (``none`` if unused)."""
-        used = self._used
-        parts = []
-        for start, stop in ((0, 2), (2, 5), (5, 8)):
-            best = start  # the first of equally used tools, as ``max`` picks
-            for action in range(start + 1, stop):
-                if used[action] > used[best]:
-                    best = action
-            parts.append(self.ACTIONS[best] if used[best] else "none")
-        return "+".join(parts)
-
-    def _status_line(self, name: str, success: bool, error: str | None) -> str:
-        state = self.state
-        _, valid, _ = item_counts(self.model, state)
-        verdict = "ok" if success else f"FAILED ({error})" if error else "FAILED"
-        return (
-            f"step {state[S_STEPS]:2d} | {name:17s} | {verdict} | "
-            f"phase {PHASES[state[S_PHASE]]} | pages {self._page()} | "
-            f"valid items {valid}/{self.profile.target_items} | "
-            f"t={state[S_TIME] / 1000:.1f}s"
-        )
-
-
-def _action_codes(profile: SiteProfile) -> list[str]:
-    fields = ", ".join(SCHEMAS[profile.pattern_type])
-    base = f"https://{profile.domain}/"
-    return [
-        f"GET {base}",
-        f"browser.goto('{base}', wait_until='networkidle')",
-        CSS_SELECTORS[profile.pattern_type],
-        "readability + JSON-LD / microdata + repeated-block detection",
-        f"LLM: extract a JSON list of {{{fields}}} from the page text",
-        f"{base}?page={{n}}",
-        "document.querySelector('.pagination .next, button.load-more').click()",
-        "window.scrollTo(0, document.body.scrollHeight)",
-        "",
-        "",
-    ]
-
-
-def _check_pattern_types(pattern_types: Any) -> tuple[str, ...] | None:
-    if pattern_types is None:
-        return None
-    if isinstance(pattern_types, str):
-        pattern_types = [pattern_types]
-    types = tuple(pattern_types)
-    if not types:
-        raise ValueError("Expected `pattern_types` to name at least one pattern type, got []")
-    for name in types:
-        if name not in PATTERN_TYPES:
-            raise unknown_name_error("pattern type", name, PATTERN_TYPES, "in `pattern_types`")
-    return types
-
-
-def _check_keywords(overrides: dict[str, Any]) -> None:
-    """Raise ``TypeError`` for a keyword that is neither an argument nor a profile attribute."""
-    attributes = [name for name in SiteProfile._fields if name != "pattern_type"]
-    for key in overrides:
-        if key not in attributes:
-            valid = [*_KEYWORDS, *attributes]
-            raise TypeError(
-                f"CrawlEnv() got an unexpected keyword argument {key!r}.{did_you_mean(key, valid)}"
-                f" Valid keywords: {', '.join(valid)}"
-            )
-
-
-def _as_action(action: Any) -> int:
-    """An action index from a numpy integer or 0-d integer array (the slow path of ``step``)."""
-    if isinstance(action, (bool, np.bool_)):
-        raise TypeError(
-            f"Expected `action` to be an int in [0, {_N_ACTIONS - 1}], got bool {action!r}"
-        )
-    if isinstance(action, (int, np.integer)):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
-    shape = f" of shape {action.shape}" if isinstance(action, np.ndarray) else ""
-    raise TypeError(
-        f"Expected `action` to be an int in [0, {_N_ACTIONS - 1}] (an int, numpy integer or "
-        f"0-d integer array), got {type(action).__name__}{shape} {action!r}"
-    )

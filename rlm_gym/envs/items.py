@@ -5,11 +5,11 @@ same values, and one of its fields is unique to it, so distinct entities never c
 extractor saw it. Three kinds of damage, each as the real-data corpus
 (``tests/data/realdata/README.md``, 30 real scraper outputs: 19 flawed, 2 broken) shows them:
 
-- **Systematic field breaks** (SPEC §5 "systematic defects"): an extractor that breaks one
-  field on *every* item of a site. CSS selectors on irregular markup grab the wrong column
-  (``BREAKS["css"]``: the product link where the rating belongs, a date under ``author``, the
-  address under ``phone`` — corpus: idealista's floor in ``Superficie``, detik's section
-  headings as titles); heuristics without JSON-LD read the field from page text
+- **Systematic field breaks** (the crawl reward's "systematic defects"): an extractor that
+  breaks one field on *every* item of a site. CSS selectors on irregular markup grab the wrong
+  column (``BREAKS["css"]``: the product link where the rating belongs, a date under
+  ``author``, the address under ``phone`` — corpus: idealista's floor in ``Superficie``,
+  detik's section headings as titles); heuristics without JSON-LD read the field from page text
   (``BREAKS["heuristic"]``: ratings x10 from a star-bubble class, mis-encoded prices, script text
   in the body, obfuscated e-mails, ``<built-in method …>`` residue — corpus: justdial and
   tripadvisor x10, daraz mis-encoding, kompas script, otodom code residue). In the corpus 12 of
@@ -20,7 +20,7 @@ extractor saw it. Three kinds of damage, each as the real-data corpus
   share)``, so they never add up to a systematic defect): CSS drops two fields, heuristics fill
   two with placeholders (``"N/A"``, ``"-"``), the LLM misreads one value (a price, date or rating
   that does not parse, else a truncated ``"…"``), as LLM extraction benchmarks measure
-  (F1 ≈ 0.96, research/crawl-figures.md).
+  (F1 ≈ 0.96).
 - **Duplicate rows**: URL navigation on a site whose pagination is not URL-based (next links,
   load-more or infinite scroll without a replayable URL: ≈ 27 % of sites) re-serves page 1,
   whose rows the scraper writes again (corpus: clutch's first page written 3x, naukri's jobs 4x,
@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rlm_gym.envs.profiles import PATTERN_TYPES, SCHEMAS
+from rlm_gym.envs.profiles import SCHEMAS, SIMULATED_PATTERN_TYPES
 
 __all__ = [
     "BREAKS",
@@ -113,7 +113,7 @@ def _values(pattern_type: str, serial: int) -> dict[str, Any]:
     return {name: makers[name]() for name in SCHEMAS[pattern_type]}
 
 
-_ENTITIES: dict[str, list[dict[str, Any]]] = {name: [] for name in PATTERN_TYPES}
+_ENTITIES: dict[str, list[dict[str, Any]]] = {name: [] for name in SIMULATED_PATTERN_TYPES}
 
 
 def entity(pattern_type: str, serial: int) -> dict[str, Any]:
@@ -232,7 +232,7 @@ def broken_copy(
 
 _DAMAGEABLE: dict[str, tuple[str, ...]] = {
     name: tuple(field for field in SCHEMAS[name] if field != UNIQUE_FIELD[name])
-    for name in PATTERN_TYPES
+    for name in SIMULATED_PATTERN_TYPES
 }
 
 

@@ -20,7 +20,7 @@ import math
 from statistics import NormalDist
 
 from rlm_gym.envs.dynamics import ACTIONS, COSTS
-from rlm_gym.envs.profiles import PATTERN_TYPES, SiteProfile
+from rlm_gym.envs.profiles import SIMULATED_PATTERN_TYPES, SiteProfile
 
 __all__ = [
     "OBSERVATION_FIELDS",
@@ -38,7 +38,10 @@ MEMORY_METHODS: tuple[str, ...] = ACTIONS[:8]
 
 # (name, meaning, upper bound); every entry's lower bound is 0.
 OBSERVATION_FIELDS: tuple[tuple[str, str, float], ...] = (
-    *((f"type_{name}", f"1 if the job's pattern type is {name}", 1.0) for name in PATTERN_TYPES),
+    *(
+        (f"type_{name}", f"1 if the job's pattern type is {name}", 1.0)
+        for name in SIMULATED_PATTERN_TYPES
+    ),
     ("probe_framework", "client-side framework signature in the probe HTML (noisy 0/1)", 1.0),
     ("probe_text_ratio", "text-to-HTML ratio of the probe response (noisy)", 1.0),
     ("probe_waf_header", "WAF / CDN headers in the probe response (noisy 0/1)", 1.0),
@@ -172,7 +175,7 @@ def probe_from_uniforms(profile: SiteProfile, u: list[float]) -> list[float]:
         (True, 1.0)
     """
     obs = [0.0] * PROGRESS_START
-    obs[PATTERN_TYPES.index(profile.pattern_type)] = 1.0
+    obs[SIMULATED_PATTERN_TYPES.index(profile.pattern_type)] = 1.0
     # Normals by inverse CDF (clipped to +-3.1 sd).
     normals = [_NORMAL.inv_cdf(0.001 + 0.998 * x) for x in u[-4:]]
     for draw, (index, attribute, rates) in zip(u, _PROBE_TABLE, strict=False):

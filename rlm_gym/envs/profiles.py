@@ -1,15 +1,15 @@
 """Hidden site profiles of the simulated crawl: the distributions, as data tables, and the sampler.
 
 Every episode of ``rlm_gym/Crawl-v1`` crawls one site whose profile is drawn here at ``reset``.
-The tables below are the documented distributions (sources in ``/work/shared/research/
-crawl-figures.md``, summarised in the README); ``sample_profile`` draws one profile from one
+The tables below are the documented distributions (their sources are summarised in the README's
+profile table); ``sample_profile`` draws one profile from one
 block of uniforms (one generator call; ``profile_from_uniforms`` maps the block to the profile,
 and the env draws that block together with the rest of a reset's draws).
 
 Example:
     >>> import numpy as np
     >>> profile = sample_profile(np.random.default_rng(0))
-    >>> profile.pattern_type in PATTERN_TYPES
+    >>> profile.pattern_type in SIMULATED_PATTERN_TYPES
     True
     >>> profile.target_items >= 1
     True
@@ -25,10 +25,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.crawl import PATTERN_TYPES
+
 __all__ = [
-    "PATTERN_TYPES",
+    "SIMULATED_PATTERN_TYPES",
     "SCHEMAS",
-    "LISTING_TYPES",
+    "MULTI_ITEM_TYPES",
     "RENDERINGS",
     "PAGINATIONS",
     "PROTECTIONS",
@@ -41,8 +44,11 @@ __all__ = [
     "check_overrides",
 ]
 
-# The seven SPEC §5 pattern types, in the order of the observation's one-hot block.
-PATTERN_TYPES: tuple[str, ...] = (
+# The pattern types the simulator draws sites of, in the order of the observation's one-hot
+# block: seven of the crawl reward's pattern types. The simulator has no item generator,
+# extraction schema or CSS selectors for the crawl reward's other types (job, event, real-estate
+# and business listings), so it cannot draw their sites.
+SIMULATED_PATTERN_TYPES: tuple[str, ...] = (
     "article_extraction",
     "contact_info",
     "price_extraction",
@@ -51,6 +57,11 @@ PATTERN_TYPES: tuple[str, ...] = (
     "product_with_reviews",
     "generic_extraction",
 )
+# The simulated crawl's result is scored by ``crawl_reward``: every simulated type must be one
+# of the crawl reward's pattern types.
+_UNSCORED = sorted(set(SIMULATED_PATTERN_TYPES) - set(PATTERN_TYPES))
+if _UNSCORED:
+    raise ImportError(f"Simulated pattern types unknown to the crawl reward: {_UNSCORED}")
 
 # Required fields of each type's extraction schema (field names chosen so that the crawl
 # reward's field checks apply: price → number > 0, rating → [0, 5], date → parseable date).
@@ -64,8 +75,10 @@ SCHEMAS: dict[str, tuple[str, ...]] = {
     "generic_extraction": ("title", "url", "description"),
 }
 
-# Listing types show many items per page; the others show one record per page.
-LISTING_TYPES: frozenset[str] = frozenset({"product_list", "price_extraction", "review_extraction"})
+# Simulated types whose pages show many items; the others show one record per page.
+MULTI_ITEM_TYPES: frozenset[str] = frozenset(
+    {"product_list", "price_extraction", "review_extraction"}
+)
 
 RENDERINGS: tuple[str, ...] = ("static", "hydrated", "client_only")
 PAGINATIONS: tuple[str, ...] = ("single", "url_param", "next_link", "load_more", "infinite_scroll")
@@ -121,7 +134,7 @@ class SiteProfile(NamedTuple):
     """The hidden profile of the simulated site (what the oracle knows and the agent probes).
 
     Attributes:
-        pattern_type: One of ``PATTERN_TYPES``.
+        pattern_type: One of ``SIMULATED_PATTERN_TYPES``.
         rendering: Index into ``RENDERINGS`` (2 = client-only: plain HTTP sees an empty shell).
         pagination: Index into ``PAGINATIONS``.
         protection: Index into ``PROTECTIONS``.
@@ -221,11 +234,11 @@ def profile_from_uniforms(
         >>> profile_from_uniforms([0.5] * PROFILE_DRAWS).pattern_type
         'product_list'
     """
-    types = pattern_types or PATTERN_TYPES
+    types = pattern_types or SIMULATED_PATTERN_TYPES
     pattern_type = types[int(u[0] * len(types))]
     if pattern_type == "review_extraction":
         items_per_page = _choice(_REVIEW_ITEMS_PER_PAGE, u[7])
-    elif pattern_type in LISTING_TYPES:
+    elif pattern_type in MULTI_ITEM_TYPES:
         items_per_page = _choice(_ITEMS_PER_PAGE, u[7])
     else:
         items_per_page = 1
@@ -323,8 +336,6 @@ def check_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
         ...
         ValueError: Expected profile override `target_items` to be an int in [1, 100000], got 0
     """
-    from rlm_gym._validation import unknown_name_error
-
     checked: dict[str, Any] = {}
     for key, value in overrides.items():
         where = f"profile override `{key}`"

@@ -18,6 +18,9 @@ in a built-in 3 x 5 pixel font:
 Frames are ``FRAME_SHAPE`` = 192 x 256 x 3 ``uint8`` (both sides multiples of 16, as video
 encoders want), so ``gymnasium.wrappers.RecordVideo`` and rl-zoo3's recorder take them as they are.
 
+The frame is drawn from a ``CrawlSnapshot`` (``CrawlEnv.snapshot()``), so this module does not
+need the env class: ``CrawlEnv.render()`` is ``draw_frame(self.snapshot())`` in ``rgb_array`` mode.
+
 Example:
     >>> from rlm_gym.envs.crawl_env import CrawlEnv
     >>> env = CrawlEnv(render_mode="rgb_array")
@@ -25,20 +28,18 @@ Example:
     >>> frame = env.render()
     >>> frame.shape == FRAME_SHAPE, frame.dtype.name
     (True, 'uint8')
+    >>> bool((draw_frame(env.snapshot()) == frame).all())
+    True
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.observation import INDEX, MEMORY_METHODS
 from rlm_gym.envs.scoring import crawl_success
-
-if TYPE_CHECKING:
-    from rlm_gym.envs.crawl_env import CrawlEnv
+from rlm_gym.envs.snapshot import CrawlSnapshot
 
 __all__ = ["FRAME_SHAPE", "draw_frame", "draw_text"]
 
@@ -170,15 +171,16 @@ def _blocks(frame: np.ndarray, y: int, colours: list, total: int, size: int = 8)
             _outline(frame, x, y + 1, size, size, DIM)
 
 
-def draw_frame(env: CrawlEnv) -> np.ndarray:
-    """The picture of ``env``'s crawl after its last step (see the module docstring)."""
+def draw_frame(snapshot: CrawlSnapshot) -> np.ndarray:
+    """The picture of the crawl in ``snapshot`` (see the module docstring)."""
     frame = np.empty(FRAME_SHAPE, dtype=np.uint8)
     frame[:] = BACKGROUND
-    if env.model is None:
+    model = snapshot.model
+    if model is None:
         draw_text(frame, _LABEL_X, 8, "RESET FIRST", DIM)
         return frame
-    state = env.state
-    profile = env.profile
+    state = snapshot.state
+    profile = model.profile
     phase = state[dyn.S_PHASE]
 
     # Phase row: three boxes, the current one lit; at the end, the end reason.
@@ -190,7 +192,7 @@ def draw_frame(env: CrawlEnv) -> np.ndarray:
         draw_text(frame, x + 4, y + 2, name, WHITE if lit else DIM)
     y = 24
     if phase == dyn.DONE:
-        succeeded = crawl_success(env.model, state)
+        succeeded = crawl_success(model, state)
         colour = GREEN if succeeded else RED
         _box(frame, _LABEL_X, y, 248, 12, colour)
         verdict = "SUCCESS" if succeeded else "NO SUCCESS"
@@ -208,7 +210,7 @@ def draw_frame(env: CrawlEnv) -> np.ndarray:
         colours += [AMBER] * state[dyn.S_DUP_CSS + index]
     _blocks(frame, y, colours, max(profile.total_pages, len(colours)))
 
-    items, valid, _ = dyn.item_counts(env.model, state)
+    items, valid, _ = dyn.item_counts(model, state)
     target = profile.target_items
     y = next(rows)
     draw_text(frame, _LABEL_X, y, "ITEMS")
@@ -224,7 +226,7 @@ def draw_frame(env: CrawlEnv) -> np.ndarray:
 
     y = next(rows)
     draw_text(frame, _LABEL_X, y, "ERR")
-    errors = len(env._errors)
+    errors = len(snapshot.errors)
     _blocks(frame, y, [RED] * errors, errors)
 
     y = next(rows)
@@ -234,17 +236,17 @@ def draw_frame(env: CrawlEnv) -> np.ndarray:
 
     y = next(rows)
     draw_text(frame, _LABEL_X, y, "STEP")
-    _bar(frame, y, state[dyn.S_STEPS] / env.max_steps, PHASE_COLOUR)
+    _bar(frame, y, state[dyn.S_STEPS] / snapshot.max_steps, PHASE_COLOUR)
 
     # Actions: the last one filled (green ok / red failed), failed methods outlined red.
     y = next(rows)
     draw_text(frame, _LABEL_X, y, "ACT")
-    obs = env._obs
+    obs = snapshot.observation
     failed_start = INDEX["failed_fetch_http"]
     for index, label in enumerate(ACTION_LABELS):
         x = _BAR_X + index * 20
-        if index == env._last_action:
-            _box(frame, x, y - 2, 18, 14, RED if env._last_failed else GREEN)
+        if index == snapshot.last_action:
+            _box(frame, x, y - 2, 18, 14, RED if snapshot.last_failed else GREEN)
         failed = index < len(MEMORY_METHODS) and obs[failed_start + index]
         _outline(frame, x, y - 2, 18, 14, RED if failed else TRACK)
         draw_text(frame, x + 2, y, label, WHITE)

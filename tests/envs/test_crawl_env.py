@@ -1,6 +1,9 @@
-"""CrawlEnv: Gymnasium / SB3 conformance, determinism, phases, final crawl result, validation."""
+"""CrawlEnv: Gymnasium / SB3 conformance, registration, determinism, phases, episode ends."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import gymnasium as gym
 import numpy as np
@@ -12,20 +15,12 @@ import rlm_gym.envs
 from rlm_gym.crawl import crawl_reward
 from rlm_gym.envs import CRAWL_ENV_ID, DEFAULT_MAX_STEPS, CrawlEnv
 from rlm_gym.envs import dynamics as dyn
+from rlm_gym.envs.transitions import transitions
 from rlm_gym.policies import ActionResult
+from tests.envs.episodes import play, run_episode
 
+A = {name: index for index, name in enumerate(CrawlEnv.ACTIONS)}
 STEP_TYPES = {"fetch", "extract", "paginate", "wait"}
-
-
-def run_episode(env: CrawlEnv, seed: int, policy) -> list[tuple]:
-    obs, info = env.reset(seed=seed)
-    trajectory = [(obs.tolist(), info)]
-    while True:
-        action = policy(env)
-        obs, reward, terminated, truncated, info = env.step(action)
-        trajectory.append((action, obs.tolist(), reward, terminated, truncated, info))
-        if terminated or truncated:
-            return trajectory
 
 
 def test_gymnasium_check_env_passes():
@@ -63,7 +58,7 @@ def test_every_action_in_every_phase_is_handled():
         while not done:
             mask = env.action_masks()
             for action in range(env.action_space.n):
-                outcomes = dyn.transitions(env.model, env.state, action)
+                outcomes = transitions(env.model, env.state, action)
                 assert abs(sum(p for p, _, _ in outcomes) - 1.0) < 1e-9
                 if not mask[action]:
                     _, next_state, event = outcomes[0]
@@ -150,36 +145,6 @@ def test_ansi_render_is_one_line():
     assert isinstance(line, str) and "\n" not in line and "fetch_http" in line
 
 
-def test_profile_overrides_fix_the_site():
-    env = CrawlEnv(pattern_types=["article_extraction"], rendering="client_only", protection=0)
-    for seed in range(5):
-        env.reset(seed=seed)
-        assert env.profile.pattern_type == "article_extraction"
-        assert env.profile.rendering == 2 and env.profile.protection == 0
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"pattern_types": ["product_lst"]}, "Did you mean 'product_list'"),
-        ({"rendering": "ssr"}, "Unknown rendering 'ssr'"),
-        ({"rendering": "client_onyl"}, "Did you mean 'client_only'"),
-        ({"max_steps": 0}, "`max_steps`"),
-    ],
-)
-def test_bad_arguments_raise_value_error(kwargs, message):
-    with pytest.raises(ValueError, match=message):
-        CrawlEnv(**kwargs)
-
-
-def test_observations_stay_in_the_space():
-    env = CrawlEnv()
-    for seed in range(40):
-        for entry in run_episode(env, seed, lambda e: e.random_action()):
-            obs = np.asarray(entry[0] if len(entry) == 2 else entry[1], dtype=np.float32)
-            assert env.observation_space.contains(obs)
-
-
 def test_potential_equals_the_score_of_stopping_now():
     env = gym.make(CRAWL_ENV_ID).unwrapped
     for seed in range(20):
@@ -236,3 +201,86 @@ def test_a_copied_env_mid_episode_continues_exactly_like_the_original(clone):
     copied.reset(seed=6)
     copied.step(1)
     np.testing.assert_array_equal(original.step(2)[0], reference.step(2)[0])
+
+
+# ---------------------------------------------------------------- registration
+def test_v0_is_gone_and_gymnasium_names_v1():
+    with pytest.raises(gym.error.DeprecatedEnv, match="Please use `rlm_gym/Crawl-v1` instead"):
+        gym.make("rlm_gym/Crawl-v0")
+
+
+def test_make_with_module_prefix_works_without_importing_rlm_gym():
+    code = (
+        "import sys, gymnasium as gym\n"
+        "assert 'rlm_gym' not in sys.modules\n"
+        "env = gym.make('rlm_gym:rlm_gym/Crawl-v1')\n"
+        "print(env.spec.id, env.spec.max_episode_steps, type(env.unwrapped).__name__)"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert output.split() == ["rlm_gym/Crawl-v1", "30", "CrawlEnv"]
+
+
+# ---------------------------------------------------------------- episode end
+def test_step_budget_end_is_terminated_under_the_registered_time_limit():
+    env = gym.make(CRAWL_ENV_ID, time_budget_ms=86_400_000)
+    env.reset(seed=4)
+    steps = 0
+    while True:
+        # backoff never ends the crawl by itself: only the step budget does.
+        _, reward, terminated, truncated, info = env.step(A["backoff"])
+        steps += 1
+        if terminated or truncated:
+            break
+    assert steps == env.unwrapped.max_steps == env.spec.max_episode_steps
+    assert terminated, "the step budget must end the episode as terminated"
+    assert info["action_result"].action_type == "final"
+    assert reward == crawl_reward(info["action_result"].metadata["crawl_result"]).value
+
+
+@pytest.mark.parametrize("policy", ["random_action", "heuristic_action", "oracle_action"])
+def test_every_episode_end_is_terminated_and_never_truncated(policy):
+    env = CrawlEnv(max_steps=8)
+    reasons = set()
+    for seed in range(40):
+        *_, last = play(env, lambda e: getattr(e, policy)(), seed)
+        _, _, terminated, truncated, info = last
+        assert terminated and not truncated
+        reasons.add(info["action_result"].metadata["end_reason"])
+    assert reasons - {"stopped"}, "expected some episodes to end other than by stop"
+
+
+# ---------------------------------------------------------------- observation memory
+
+
+# ---------------------------------------------------------------- rendering
+
+
+# ---------------------------------------------------------------- constructor checks
+
+
+# ---------------------------------------------------------------- step() checks
+
+
+# ---------------------------------------------------------------- reward_config
+def test_reward_config_is_passed_to_crawl_reward():
+    config = {"weights": {"validation": 0.5, "efficiency": 0.05}}
+    env = CrawlEnv(reward_config=config)
+    default = CrawlEnv()
+    differs = 0
+    for seed in range(30):
+        policy = [lambda e: e.heuristic_action(), lambda e: e.random_action()][seed % 2]
+        *_, (_, reward, _, _, info) = play(env, policy, seed)
+        crawl_result = info["action_result"].metadata["crawl_result"]
+        assert reward == crawl_reward(crawl_result, config=config).value
+        *_, (_, default_reward, _, _, _) = play(default, policy, seed)
+        differs += default_reward != reward
+    assert differs > 10
+
+
+def test_bad_reward_config_fails_at_construction():
+    with pytest.raises(ValueError, match="valdation"):
+        CrawlEnv(reward_config={"weights": {"valdation": 1.0}})
+    with pytest.raises(TypeError, match="`reward_config`"):
+        CrawlEnv(reward_config=[("weights", {})])
