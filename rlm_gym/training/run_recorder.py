@@ -8,6 +8,8 @@ never claim more than the other files hold.
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from rlm_gym.training.runs import (
     METRICS_FILE,
     MODEL_FILE,
     RUN_CONFIG_FILE,
+    RunWriteError,
     write_episodes,
     write_json_atomic,
 )
@@ -84,6 +87,72 @@ class RunRecorder:
     def wall_time(self) -> float:
         """Seconds trained over every segment of the run."""
         return self.previous_wall + (time.perf_counter() - self.started)
+
+    def start_segment(self, model: Any) -> None:
+        """Open a segment of training (the whole run, or what one ``resume`` adds) and record
+        the run as ``running``."""
+        self.record["segments"] = [
+            *self.record.get("segments", []),
+            {
+                "from_timesteps": int(model.num_timesteps),
+                "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            },
+        ]
+        self.write_state(model, "running", checkpoint=False)
+
+    def finish_segment(self, model: Any, error: BaseException | None, stopped: bool) -> bool:
+        """Close the segment: a finished run gets its final evaluation and ``model.zip``; an
+        interrupted or failed one a checkpoint, so ``resume`` can continue it.
+
+        Returns:
+            Whether the run's state is saved (False only when a failed run could not even write
+            its checkpoint; its last periodic checkpoint is still on disk).
+        """
+        segment = self.record["segments"][-1]
+        segment["ended"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        segment["to_timesteps"] = int(model.num_timesteps)
+        if stopped or isinstance(error, KeyboardInterrupt):
+            status = "interrupted"
+        elif error is not None:
+            status = "failed"
+            self.record["error"] = f"{type(error).__name__}: {error}"
+        else:
+            status = "finished"
+        segment["status"] = status
+        if status == "finished":
+            if self.config.n_eval_episodes:
+                self.evaluate(model)
+            self.write_state(model, "finished", checkpoint=False, final=True)
+            return True
+        try:
+            self.write_state(model, status, checkpoint=True, keep_going=error is not None)
+        except OSError:
+            if error is None:
+                raise
+            # The training error is the news; the last periodic checkpoint is still on disk.
+            return False
+        return True
+
+    def explain(self, error: BaseException) -> BaseException:
+        """A full or read-only disk hit by SB3's own log writes, said as what it is (any other
+        error as it is)."""
+        if (
+            isinstance(error, RunWriteError)
+            or not isinstance(error, OSError)
+            or error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+        ):
+            return error
+        checkpoint = self.record.get("checkpoint_timesteps")
+        kept = (
+            f"its last checkpoint ({checkpoint:,} steps) is intact"
+            if checkpoint
+            else "no checkpoint was written yet"
+        )
+        return RunWriteError(
+            error.errno,
+            f"{os.strerror(error.errno)} while training in {self.run_dir}; {kept}; free space, "
+            f"then `rlm-gym train --resume {self.run_dir}`",
+        )
 
     def write_state(
         self,

@@ -13,10 +13,8 @@ atomically, checkpoints are written periodically, SIGINT / SIGTERM save the run 
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import json
-import os
 import platform
 import sys
 import time
@@ -41,7 +39,6 @@ from rlm_gym.training.runs import (
     EPISODES_FILE,
     METRICS_FILE,
     RUN_CONFIG_FILE,
-    RunWriteError,
     read_episodes,
     read_evaluations,
     read_run_config,
@@ -293,11 +290,7 @@ def _learn(
     if run_dir is not None:
         model.set_logger(run_logger(run_dir, done, config.tensorboard, config.verbose))
         recorder = RunRecorder(run_dir, config, record, episodes, evaluations, started)
-        record["segments"] = [
-            *record.get("segments", []),
-            {"from_timesteps": done, "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
-        ]
-        recorder.write_state(model, "running", checkpoint=False)
+        recorder.start_segment(model)
     label = f"train {run_dir.name}" if run_dir is not None else "train"
     use_bar, progress = progress_callbacks(config.progress_bar, label, total)
     announce = functools.partial(print, file=sys.stderr, flush=True)
@@ -334,66 +327,14 @@ def _learn(
                 envs.close()
         stopped = flag is not None and flag.stopped
     if recorder is not None:
-        _finish_segment(recorder, model, error, stopped, flag)
+        saved = recorder.finish_segment(model, error, stopped)
+        if saved and stopped:
+            raise TrainingInterrupted(run_dir, flag.signum, int(model.num_timesteps)) from error
+        if error is not None:
+            raise recorder.explain(error) from error
     if error is not None:
-        raise _disk_error(error, run_dir, record) from error
+        raise error
     metrics = run_metrics(episodes, model.num_timesteps, time.perf_counter() - started)
     if run_dir is not None:
         metrics = json.loads((run_dir / METRICS_FILE).read_text())
     return TrainResult(model, record, metrics, episodes, run_dir)
-
-
-def _disk_error(
-    error: BaseException, run_dir: Path | None, record: Mapping[str, Any]
-) -> BaseException:
-    """A full or read-only disk hit by SB3's own log writes, said as what it is."""
-    if (
-        run_dir is None
-        or isinstance(error, RunWriteError)
-        or not isinstance(error, OSError)
-        or error.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
-    ):
-        return error
-    checkpoint = record.get("checkpoint_timesteps")
-    kept = (
-        f"its last checkpoint ({checkpoint:,} steps) is intact"
-        if checkpoint
-        else "no checkpoint was written yet"
-    )
-    return RunWriteError(
-        error.errno,
-        f"{os.strerror(error.errno)} while training in {run_dir}; {kept}; free space, then "
-        f"`rlm-gym train --resume {run_dir}`",
-    )
-
-
-def _finish_segment(
-    recorder: RunRecorder, model: Any, error: BaseException | None, stopped: bool, flag: Any
-) -> None:
-    segment = recorder.record["segments"][-1]
-    segment["ended"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    segment["to_timesteps"] = int(model.num_timesteps)
-    if stopped or isinstance(error, KeyboardInterrupt):
-        status = "interrupted"
-    elif error is not None:
-        status = "failed"
-        recorder.record["error"] = f"{type(error).__name__}: {error}"
-    else:
-        status = "finished"
-    segment["status"] = status
-    if status == "finished":
-        if recorder.config.n_eval_episodes:
-            recorder.evaluate(model)
-        recorder.write_state(model, "finished", checkpoint=False, final=True)
-        return
-    try:
-        recorder.write_state(model, status, checkpoint=True, keep_going=error is not None)
-    except OSError:
-        if error is None:
-            raise
-        # The training error is the news; the last periodic checkpoint is still on disk.
-        return
-    if stopped:
-        raise TrainingInterrupted(
-            recorder.run_dir, flag.signum, int(model.num_timesteps)
-        ) from error
