@@ -79,7 +79,7 @@ _HOME = {
     "plot_curves": "plots",
     "STUDIES": "study",
     "run_study": "study",
-    "replay": "replay",
+    "replay": "playback",
     "DEMO_VARIANT": "demo",
     "run_demo": "demo",
     "require": "_deps",
