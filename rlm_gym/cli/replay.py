@@ -11,13 +11,11 @@ __all__ = ["register"]
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    from rlm_gym.training import require
+    from rlm_gym.training import replay, require
 
     require("torch", "stable_baselines3")
     if args.gif is not None:
         require("PIL")
-    # From its module: the package attribute `replay` becomes this submodule once it is loaded.
-    from rlm_gym.training.replay import replay
 
     replay(args.run, episodes=args.episodes, seed=args.seed, gif=args.gif)
     return 0

@@ -6,50 +6,41 @@ agent is evaluated on the same seeded episodes with the env's own reward (for th
 full, unablated crawl reward), so variants differ only in what they were trained on.
 
 ``backend="local"`` runs the grid in a process pool sized to the cores; ``backend="ray"`` runs
-the same grid as a Ray Tune experiment (``pip install "rlm-gym[ray]"``). Both return the same
-``AblationResult`` and write the same files, atomically, into a new output directory (an
-existing, non-empty ``out_dir`` gets a ``-2``, ``-3`` ... suffix: one ablation never overwrites
-another). A line per finished run goes to stderr (``progress=False`` silences it).
+the same grid as a Ray Tune experiment (``pip install "rlm-gym[ray]"``); see
+``rlm_gym.training.ablation_runs``. Both return the same ``AblationResult`` and write the same
+files, atomically, into a new output directory (an existing, non-empty ``out_dir`` gets a
+``-2``, ``-3`` ... suffix: one ablation never overwrites another). A line per finished run goes
+to stderr (``progress=False`` silences it).
 """
 
 from __future__ import annotations
 
-import csv
-import json
-import math
-import multiprocessing
 import os
-import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.policies import PolicyRegistry
-from rlm_gym.training.runs import atomic_write, unique_run_dir, write_json_atomic, write_text_atomic
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.ablation_results import (
+    AblationResult,
+    normalised_score,
+    summarise_ablation,
+    write_ablation,
+)
+from rlm_gym.training.ablation_runs import progress_line, run_local, run_ray
+from rlm_gym.training.env_factory import check_policy_fits, make_env
+from rlm_gym.training.evaluation import evaluate
+from rlm_gym.training.hyperparams import check_hyperparams
+from rlm_gym.training.models import choose_algo
+from rlm_gym.training.runs import unique_run_dir
 
-__all__ = [
-    "ABLATION_BACKENDS",
-    "AblationResult",
-    "ablate",
-    "ablation_variants",
-    "run_variant",
-    "summarise_ablation",
-]
+__all__ = ["ABLATION_BACKENDS", "ablate", "ablation_variants"]
 
 ABLATION_BACKENDS: tuple[str, ...] = ("local", "ray")
-CURVE_POINTS = 20
-# Columns of ablation.csv, in order (a run's per-episode means follow the score).
-ROW_KEYS: tuple[str, ...] = (
-    "variant", "seed", "policy", "disabled", "score", "normalised", "success", "has_data",
-    "validation", "quantity", "efficiency", "items", "pages", "time_per_page_ms", "length",
-    "train_timesteps", "train_time_s",
-)  # fmt: skip
 
 
 def ablation_variants(
@@ -84,249 +75,6 @@ def ablation_variants(
     if binary and policy != "binary":
         variants["binary"] = {"policy": "binary", "disable": ()}
     return variants
-
-
-@dataclass
-class AblationResult:
-    """Rows of one ablation and their per-variant summary.
-
-    Attributes:
-        rows: One dict per (variant, seed) with ``ROW_KEYS`` (true-score means over the
-            evaluation episodes).
-        summary: One dict per variant: ``variant``, ``runs``, ``score`` and ``score_ci95``
-            (mean over seeds and its 95 % CI half-width), ``normalised`` and its CI.
-        curves: (variant, seed) -> list of (timestep, mean true score of the training episodes
-            in that bin).
-        baselines: Mean true scores of ``random`` and ``oracle`` on the evaluation episodes.
-        out_dir: Where ``ablation.csv``, ``ablation.md``, ``ablation.png`` and ``curves.png`` are.
-    """
-
-    rows: list[dict[str, Any]]
-    summary: list[dict[str, Any]]
-    curves: dict[tuple[str, int], list[tuple[int, float]]] = field(default_factory=dict)
-    baselines: dict[str, float] = field(default_factory=dict)
-    out_dir: Path | None = None
-
-    def table(self) -> str:
-        """The per-variant Markdown table (mean ± 95 % CI over seeds)."""
-        lines = [
-            "| variant | runs | true crawl score (mean ± 95% CI) | normalised (mean ± 95% CI) |",
-            "|---|---|---|---|",
-        ]
-        for row in self.summary:
-            lines.append(
-                f"| {row['variant']} | {row['runs']} | {row['score']:.3f} ± "
-                f"{row['score_ci95']:.3f} | {row['normalised']:.2f} ± "
-                f"{row['normalised_ci95']:.2f} |"
-            )
-        for name, score in self.baselines.items():
-            lines.append(f"| *{name} (baseline)* | - | {score:.3f} | {_norm(score, self):.2f} |")
-        return "\n".join(lines)
-
-
-def _norm(score: float, result: AblationResult) -> float:
-    low, high = result.baselines.get("random"), result.baselines.get("oracle")
-    if low is None or high is None or high == low:
-        return math.nan
-    return (score - low) / (high - low)
-
-
-def _bin_curve(
-    episodes: Sequence[Mapping[str, Any]], total_timesteps: int, points: int = CURVE_POINTS
-) -> list[tuple[int, float]]:
-    width = max(1, math.ceil(total_timesteps / points))
-    sums: dict[int, list[float]] = {}
-    for record in episodes:
-        sums.setdefault(min(points - 1, record["timestep"] // width), []).append(
-            record["true_score"]
-        )
-    return [((b + 1) * width, sum(v) / len(v)) for b, v in sorted(sums.items())]
-
-
-def run_variant(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """Train and evaluate one (variant, seed) run; the unit of work of both backends.
-
-    ``spec`` holds ``variant``, ``seed``, ``policy``, ``disable``, ``env_id``,
-    ``total_timesteps``, ``n_envs``, ``algo``, ``hyperparams``, ``env_kwargs``,
-    ``n_eval_episodes``, ``eval_seed`` and ``run_dir`` (or None). Returns the row (``ROW_KEYS``
-    without ``normalised``) plus ``curve`` (binned training true scores).
-    """
-    from rlm_gym.training.evaluation import evaluate
-    from rlm_gym.training.trainer import train
-
-    trained = train(
-        spec["env_id"],
-        spec["policy"],
-        disable=tuple(spec["disable"]),
-        total_timesteps=int(spec["total_timesteps"]),
-        n_envs=int(spec["n_envs"]),
-        seed=int(spec["seed"]),
-        hyperparams=spec.get("hyperparams"),
-        algo=spec["algo"],
-        env_kwargs=spec.get("env_kwargs"),
-        log_dir=spec.get("run_dir"),
-        tensorboard=False,
-        progress_bar=False,
-        # The ablation evaluates every run itself, on the same episodes.
-        eval_freq=0,
-        n_eval_episodes=0,
-    )
-    evaluation = evaluate(
-        trained.model,
-        spec["env_id"],
-        int(spec["n_eval_episodes"]),
-        int(spec["eval_seed"]),
-        env_kwargs=spec.get("env_kwargs"),
-    )
-    summary = evaluation.summary()
-    row = {
-        "variant": spec["variant"],
-        "seed": int(spec["seed"]),
-        "policy": spec["policy"],
-        "disabled": "+".join(spec["disable"]),
-        "train_timesteps": trained.metrics["timesteps"],
-        "train_time_s": trained.metrics["wall_time_s"],
-    }
-    for key in ROW_KEYS:
-        if key in summary:
-            row[key] = summary[key]
-    row["curve"] = _bin_curve(trained.episodes, int(spec["total_timesteps"]))
-    return row
-
-
-def _pool_context() -> multiprocessing.context.BaseContext:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
-Report = Callable[[Mapping[str, Any]], None]
-
-
-def _progress_line(total: int, started: float) -> Report:
-    done = [0]
-
-    def report(row: Mapping[str, Any]) -> None:
-        done[0] += 1
-        print(
-            f"ablate: [{done[0]}/{total}] {row['variant']} seed {row['seed']}: true score "
-            f"{row['score']:.3f} (trained {row['train_time_s']:.0f} s; "
-            f"{time.perf_counter() - started:.0f} s elapsed)",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    return report
-
-
-def _run_local(
-    specs: list[dict[str, Any]], n_workers: int, report: Report | None = None
-) -> list[dict[str, Any]]:
-    rows = []
-    if n_workers == 1:
-        for spec in specs:
-            rows.append(run_variant(spec))
-            if report is not None:
-                report(rows[-1])
-        return rows
-    with ProcessPoolExecutor(max_workers=n_workers, mp_context=_pool_context()) as pool:
-        for future in as_completed([pool.submit(run_variant, spec) for spec in specs]):
-            rows.append(future.result())
-            if report is not None:
-                report(rows[-1])
-    return rows
-
-
-def _ray_trainable(config: dict[str, Any]) -> None:
-    from ray import tune
-
-    variant = config["variant"]
-    spec = {**config["spec"], **config["grid"][variant], "variant": variant, "seed": config["seed"]}
-    row = run_variant(spec)
-    report = getattr(tune, "report", None)
-    if report is None:  # Ray < 2.41 reports through ray.train
-        from ray.train import report
-    report({**row, "curve": json.dumps(row["curve"])})
-
-
-def _run_ray(
-    base: dict[str, Any],
-    grid: dict[str, dict[str, Any]],
-    seeds: Sequence[int],
-    n_workers: int | None,
-    out_dir: Path,
-    address: str | None,
-    report: Report | None = None,
-) -> list[dict[str, Any]]:
-    from rlm_gym.training._deps import require
-
-    require("ray")
-    import ray
-    from ray import tune
-
-    if not ray.is_initialized():
-        init_kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        if address is not None:
-            init_kwargs["address"] = address
-        else:
-            init_kwargs["num_cpus"] = n_workers or os.cpu_count() or 1
-        ray.init(**init_kwargs)
-    run_config_cls = getattr(tune, "RunConfig", None)
-    if run_config_cls is None:  # Ray < 2.41
-        from ray.train import RunConfig as run_config_cls
-    base = {**base, "run_dir": None}
-    tuner = tune.Tuner(
-        tune.with_resources(_ray_trainable, {"cpu": 1}),
-        param_space={
-            "variant": tune.grid_search(list(grid)),
-            "seed": tune.grid_search(list(seeds)),
-            "spec": base,
-            "grid": grid,
-        },
-        tune_config=tune.TuneConfig(max_concurrent_trials=n_workers),
-        run_config=run_config_cls(
-            name="ablation", storage_path=str((out_dir / "ray").resolve()), verbose=0
-        ),
-    )
-    rows = []
-    for result in tuner.fit():
-        if result.error is not None:
-            raise RuntimeError(f"Ray Tune trial failed: {result.error}") from result.error
-        row = {key: value for key, value in result.metrics.items() if key in (*ROW_KEYS,)}
-        row["curve"] = [tuple(point) for point in json.loads(result.metrics["curve"])]
-        rows.append(row)
-        if report is not None:
-            report(row)
-    return rows
-
-
-def summarise_ablation(
-    rows: Sequence[Mapping[str, Any]], variants: Sequence[str]
-) -> list[dict[str, Any]]:
-    """Per-variant mean ± 95 % CI of ``score`` and ``normalised`` over seeds, in ``variants`` order.
-
-    Example:
-        >>> rows = [{"variant": "full", "score": s, "normalised": s} for s in (0.8, 0.9)]
-        >>> summary = summarise_ablation(rows, ["full"])[0]
-        >>> summary["runs"], round(summary["score"], 2)
-        (2, 0.85)
-    """
-    summary = []
-    for variant in variants:
-        scores = [row["score"] for row in rows if row["variant"] == variant]
-        normalised = [row["normalised"] for row in rows if row["variant"] == variant]
-        score, score_half = mean_ci95(scores)
-        norm, norm_half = mean_ci95(normalised)
-        summary.append(
-            {
-                "variant": variant,
-                "runs": len(scores),
-                "score": score,
-                "score_ci95": score_half,
-                "normalised": norm,
-                "normalised_ci95": norm_half,
-            }
-        )
-    return summary
 
 
 def ablate(
@@ -389,8 +137,6 @@ def ablate(
         >>> sorted(row["variant"] for row in result.rows)  # doctest: +SKIP
         ['binary', 'full', 'no_quantity']
     """
-    from rlm_gym.training.evaluation import evaluate
-
     if backend not in ABLATION_BACKENDS:
         raise unknown_name_error("backend", backend, ABLATION_BACKENDS)
     grid = ablation_variants(policy, components, binary)
@@ -425,12 +171,12 @@ def ablate(
             for name, variant in grid.items()
             for seed in seeds
         ]
-        report = _progress_line(len(specs), time.perf_counter()) if progress else None
-        rows = _run_local(specs, min(n_workers, len(specs)), report)
+        report = progress_line(len(specs), time.perf_counter()) if progress else None
+        rows = run_local(specs, min(n_workers, len(specs)), report)
     else:
         runs = len(grid) * len(seeds)
-        report = _progress_line(runs, time.perf_counter()) if progress else None
-        rows = _run_ray(base, grid, seeds, n_workers, out_dir, address, report)
+        report = progress_line(runs, time.perf_counter()) if progress else None
+        rows = run_ray(base, grid, seeds, n_workers, out_dir, address, report)
     baselines = {
         name: evaluate(name, env_id, n_eval_episodes, eval_seed, env_kwargs=env_kwargs).summary()[
             "score"
@@ -442,9 +188,10 @@ def ablate(
     curves = {(row["variant"], row["seed"]): row.pop("curve") for row in rows}
     result = AblationResult(rows, [], curves, baselines, out_dir)
     for row in rows:
-        row["normalised"] = _norm(row["score"], result)
+        row["normalised"] = normalised_score(row["score"], baselines)
     result.summary = summarise_ablation(rows, list(grid))
-    _write(result, base, grid, seeds, backend, plots)
+    settings = {**base, "variants": grid, "seeds": list(seeds), "backend": backend}
+    write_ablation(result, settings, plots)
     return result
 
 
@@ -463,11 +210,6 @@ def _check_ablation_inputs(
 
     Returns the algorithm (the default depends on whether the env has action masks).
     """
-    from functools import partial
-
-    from rlm_gym.training.hyperparams import check_hyperparams
-    from rlm_gym.training.trainer import DEFAULT_ALGO, check_policy_fits, make_env
-
     for name, value in (
         ("total_timesteps", total_timesteps),
         ("n_envs", n_envs),
@@ -481,38 +223,4 @@ def _check_ablation_inputs(
     for variant in grid.values():
         factory = partial(make_env, env_id, variant["policy"], env_kwargs=env_kwargs)
         masks = check_policy_fits(factory, variant["policy"], env_id) and masks
-    if algo is None:
-        return DEFAULT_ALGO if masks else "ppo"
-    if algo == "maskable_ppo" and not masks:
-        raise ValueError(
-            f"`algo` 'maskable_ppo' needs an env with action_masks(); '{env_id}' has none "
-            "(use 'ppo')"
-        )
-    return algo
-
-
-def _write(
-    result: AblationResult,
-    base: Mapping[str, Any],
-    grid: Mapping[str, Any],
-    seeds: Sequence[int],
-    backend: str,
-    plots: bool,
-) -> None:
-    out_dir = result.out_dir
-    assert out_dir is not None
-    with atomic_write(out_dir / "ablation.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(ROW_KEYS), extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(result.rows)
-    write_text_atomic(out_dir / "ablation.md", result.table() + "\n")
-    config = {**base, "variants": grid, "seeds": list(seeds), "backend": backend}
-    write_json_atomic(
-        out_dir / "ablation.json",
-        {"config": config, "summary": result.summary, "baselines": result.baselines},
-    )
-    if plots:
-        from rlm_gym.training.plots import plot_ablation, plot_ablation_curves
-
-        plot_ablation(result, out_dir / "ablation.png")
-        plot_ablation_curves(result, out_dir / "curves.png")
+    return choose_algo(algo, masks, env_id)

@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record
+from rlm_gym.crawl import WEIGHTED_COMPONENTS
+from rlm_gym.crawl.patterns import TIERS
+from rlm_gym.training.episodes import episode_record
 
 __all__ = ["RewardComponentsCallback"]
 
@@ -89,7 +91,7 @@ class RewardComponentsCallback(BaseCallback):
         self.episodes.append(record)
         record_mean("episode/true_score", record["score"])
         if "tier" in record:
-            for name in RAW_SCORES:
+            for name in WEIGHTED_COMPONENTS:
                 record_mean(f"crawl/{name}", record[name])
             for name in ("items", "pages", "time_per_page_ms"):
                 record_mean(f"crawl/{name}", record[name])

@@ -13,20 +13,26 @@ first; then ``DEMO_EVAL_EPISODES`` seeded episodes per agent.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from rlm_gym._validation import unknown_name_error
 from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training.evaluation import BASELINES, comparison_table, evaluate, format_table
+from rlm_gym.training.models import DEFAULT_ALGO
+from rlm_gym.training.plots import plot_curves
+from rlm_gym.training.pools import pool_context
+from rlm_gym.training.runs import write_json_atomic, write_text_atomic
 from rlm_gym.training.study import (
     STUDIES,
     STUDY_EVAL_EPISODES,
     STUDY_EVAL_SEED,
     variant_budget,
 )
+from rlm_gym.training.trainer import train
 
 __all__ = ["DEMO_EVAL_EPISODES", "DEMO_VARIANT", "demo_recipe", "is_quick", "run_demo"]
 
@@ -37,7 +43,7 @@ DEMO_EVAL_EPISODES = STUDY_EVAL_EPISODES
 QUICK_TIMESTEPS = 4_096
 QUICK_EVAL_EPISODES = 20
 EVAL_SEED = STUDY_EVAL_SEED
-BASELINE_NAMES = ("random", "heuristic", "best_fixed", "oracle")
+# How the table names each of ``BASELINES``.
 BASELINE_LABELS = ("random", "heuristic", "best fixed", "oracle")
 
 
@@ -51,8 +57,6 @@ def demo_recipe(variant: str = DEMO_VARIANT) -> dict[str, Any]:
     """
     study = STUDIES[DEMO_STUDY]
     if variant not in study.variants:
-        from rlm_gym._validation import unknown_name_error
-
         raise unknown_name_error("demo variant", variant, study.variants)
     settings = dict(study.variants[variant])
     return {
@@ -79,17 +83,10 @@ def is_quick() -> bool:
     return os.environ.get("RLM_GYM_QUICK", "") not in ("", "0")
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-
-
 def _evaluate_baselines(n_episodes: int) -> list[Any]:
-    from rlm_gym.training.evaluation import evaluate
-
     return [
         evaluate(name, CRAWL_ENV_ID, n_episodes, EVAL_SEED, label=label)
-        for name, label in zip(BASELINE_NAMES, BASELINE_LABELS, strict=True)
+        for name, label in zip(BASELINES, BASELINE_LABELS, strict=True)
     ]
 
 
@@ -121,11 +118,6 @@ def run_demo(
     Returns:
         The comparison rows (random, heuristic, best fixed, trained, oracle).
     """
-    from rlm_gym.training.evaluation import comparison_table, evaluate, format_table
-    from rlm_gym.training.plots import plot_curves
-    from rlm_gym.training.runs import write_json_atomic, write_text_atomic
-    from rlm_gym.training.trainer import DEFAULT_ALGO, train
-
     recipe = demo_recipe(variant)
     quick = is_quick() if quick is None else quick
     recipe["total_timesteps"] = total_timesteps or (
@@ -138,7 +130,7 @@ def run_demo(
         f"Training {algo} on {CRAWL_ENV_ID} with the 'crawl' policy, recipe '{variant}': "
         f"{recipe['total_timesteps']:,} steps, {recipe['n_envs']} envs"
     )
-    with ProcessPoolExecutor(1, mp_context=_context()) as pool:
+    with ProcessPoolExecutor(1, mp_context=pool_context()) as pool:
         pending = pool.submit(_evaluate_baselines, n_eval_episodes)
         trained = train(
             CRAWL_ENV_ID,

@@ -9,31 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import gymnasium as gym
+from rlm_gym.crawl import WEIGHTED_COMPONENTS, crawl_reward
 
-__all__ = ["RAW_SCORES", "TIERS", "crawl_result_from_info", "episode_record", "make_bare_env"]
-
-# The crawl reward's five raw scores (``RewardSignal.details`` keys, SPEC §5), in table order.
-RAW_SCORES: tuple[str, ...] = ("success", "has_data", "validation", "quantity", "efficiency")
-TIERS: tuple[str, ...] = ("excellent", "good", "acceptable", "poor")
-
-
-def make_bare_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> gym.Env:
-    """``gym.make(env_id, **env_kwargs)``, registering rlm_gym's envs first when needed.
-
-    Worker processes (spawn / forkserver, Ray) start without ``rlm_gym.envs`` imported.
-
-    Example:
-        >>> make_bare_env("rlm_gym/Crawl-v1").spec.id
-        'rlm_gym/Crawl-v1'
-    """
-    if env_id.startswith("rlm_gym/"):
-        import rlm_gym.envs  # noqa: F401  (registers the env ids)
-    return gym.make(env_id, **dict(env_kwargs or {}))
+__all__ = ["crawl_result_from_info", "episode_record"]
 
 
 def crawl_result_from_info(info: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The SPEC §5 crawl result carried by a final step's ``info``, or None.
+    """The crawl result carried by a final step's ``info``, or None.
 
     Example:
         >>> from rlm_gym.policies import ActionResult
@@ -57,7 +39,7 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     ``score`` is the episode's *true* return: the sum of the env's own rewards (for the crawl
     env, the unablated crawl reward of the final result), whatever reward policy trained the
     agent. When the last step carries a crawl result, the record adds the crawl reward's raw
-    scores (``RAW_SCORES``), ``tier``, ``pattern_type``, ``items``, ``pages``,
+    scores (``WEIGHTED_COMPONENTS``), ``tier``, ``pattern_type``, ``items``, ``pages``,
     ``time_per_page_ms`` and ``strategy`` (recomputed with ``rlm_gym.crawl.crawl_reward``).
 
     Args:
@@ -76,12 +58,10 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     crawl_result = crawl_result_from_info(info)
     if crawl_result is None:
         return record
-    from rlm_gym.crawl import crawl_reward
-
     details = crawl_reward(crawl_result).details
     navigation = crawl_result.get("navigation_result") or {}
     data = crawl_result.get("data")
-    for name in RAW_SCORES:
+    for name in WEIGHTED_COMPONENTS:
         record[name] = float(details[name])
     record.update(
         tier=str(details["tier"]),

@@ -16,8 +16,14 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from rlm_gym.envs import CRAWL_ENV_ID
-from rlm_gym.training.episodes import RAW_SCORES, TIERS, episode_record, make_bare_env
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.crawl import WEIGHTED_COMPONENTS
+from rlm_gym.crawl.patterns import TIERS
+from rlm_gym.envs import BEST_FIXED_STRATEGY, CRAWL_ENV_ID
+from rlm_gym.tables import markdown_table
+from rlm_gym.training.env_factory import make_bare_env
+from rlm_gym.training.episodes import episode_record
+from rlm_gym.training.models import load_model
 from rlm_gym.training.stats import mean_ci95
 
 __all__ = [
@@ -33,7 +39,13 @@ __all__ = [
 ]
 
 BASELINES: tuple[str, ...] = ("random", "heuristic", "best_fixed", "oracle")
-SUMMARY_KEYS: tuple[str, ...] = (*RAW_SCORES, "items", "pages", "time_per_page_ms", "length")
+SUMMARY_KEYS: tuple[str, ...] = (
+    *WEIGHTED_COMPONENTS,
+    "items",
+    "pages",
+    "time_per_page_ms",
+    "length",
+)
 
 Actor = Callable[[gym.Env, Any], int]
 
@@ -89,12 +101,8 @@ def baseline_actor(name: str) -> Actor:
         ValueError: Unknown baseline (with a suggestion).
     """
     if not isinstance(name, str) or name not in BASELINES:
-        from rlm_gym._validation import unknown_name_error
-
         raise unknown_name_error("baseline", name, BASELINES)
     if name == "best_fixed":
-        from rlm_gym.envs import BEST_FIXED_STRATEGY
-
         return lambda env, obs: env.unwrapped.fixed_strategy_action(BEST_FIXED_STRATEGY)
     method = f"{name}_action"
     return lambda env, obs: getattr(env.unwrapped, method)()
@@ -132,11 +140,7 @@ def _resolve_actor(agent: Any, deterministic: bool) -> tuple[Actor, str]:
         if not path.exists():
             if isinstance(agent, Path) or "/" in agent or agent.endswith(".zip"):
                 raise FileNotFoundError(f"No such model file or run directory: {agent}")
-            from rlm_gym._validation import unknown_name_error
-
             raise unknown_name_error("agent (baseline or model path)", str(agent), BASELINES)
-        from rlm_gym.training.trainer import load_model
-
         return model_actor(load_model(path), deterministic), "trained"
     if hasattr(agent, "predict"):
         return model_actor(agent, deterministic), "trained"
@@ -260,11 +264,7 @@ _COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("score", "score", "{:.3f}"),
     ("± 95% CI", "score_ci95", "{:.3f}"),
     ("normalised", "normalised", "{:.2f}"),
-    ("success", "success", "{:.2f}"),
-    ("has_data", "has_data", "{:.2f}"),
-    ("validation", "validation", "{:.2f}"),
-    ("quantity", "quantity", "{:.2f}"),
-    ("efficiency", "efficiency", "{:.2f}"),
+    *((name, name, "{:.2f}") for name in WEIGHTED_COMPONENTS),
     ("items", "items", "{:.1f}"),
     ("pages", "pages", "{:.2f}"),
     ("s/page", "time_per_page_ms", "{:.1f}"),
@@ -303,9 +303,6 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
         return ""
     headers = [header for header, _ in table[0]]
     keep = [i for i in range(len(headers)) if any(cells[i][1] for cells in table)]
-    lines = [
-        "| " + " | ".join(headers[i] for i in keep) + " |",
-        "|" + "---|" * len(keep),
-    ]
-    lines += ["| " + " | ".join(cells[i][1] for i in keep) + " |" for cells in table]
-    return "\n".join(lines)
+    return markdown_table(
+        [headers[i] for i in keep], [[cells[i][1] for i in keep] for cells in table]
+    )

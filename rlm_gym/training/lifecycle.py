@@ -6,7 +6,9 @@
   match the step count) it writes a checkpoint every ``checkpoint_freq`` steps and evaluates
   the agent on the true score every ``eval_freq`` steps, keeping the best as ``best_model.zip``.
 * ``ProgressLineCallback``: one progress line every tenth of the budget, for terminals and
-  logs without tqdm / rich.
+  logs without tqdm / rich (``progress_callbacks`` picks it or SB3's bar).
+* ``quiet_writer_threads``: a full disk is reported once, by the training loop, not again by
+  TensorBoard's writer thread.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-__all__ = ["ProgressLineCallback", "RunCallback", "StopFlag", "stop_on_signals"]
+__all__ = [
+    "ProgressLineCallback",
+    "RunCallback",
+    "StopFlag",
+    "progress_callbacks",
+    "quiet_writer_threads",
+    "stop_on_signals",
+]
 
 
 @dataclass
@@ -165,3 +174,33 @@ class ProgressLineCallback(BaseCallback):
             file=stream,
             flush=True,
         )
+
+
+def progress_callbacks(progress_bar: bool, label: str, total: int) -> tuple[bool, list[Any]]:
+    """Whether to show SB3's progress bar (when tqdm and rich are installed), else the
+    callbacks printing a periodic progress line."""
+    if not progress_bar:
+        return False, []
+    try:
+        import rich  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        return False, [ProgressLineCallback(label, total)]
+    return True, []
+
+
+@contextlib.contextmanager
+def quiet_writer_threads() -> Iterator[None]:
+    """Keep a background writer's OSError (TensorBoard's event thread on a full disk) from
+    printing a traceback: the same error reaches the training loop and is reported there."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not issubclass(args.exc_type, OSError):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous

@@ -1,22 +1,23 @@
-"""Plots: training curves of the true score, the ablation bar chart and its learning curves."""
+"""Plots: training curves of the true score, the ablation bar chart and its learning curves.
+
+Every plot takes plain rows (dicts, sequences of points), so anything that has the numbers can
+draw them; matplotlib is imported when a plot is drawn.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from rlm_gym.training.ablation import AblationResult
+from rlm_gym.training._deps import require
 
 __all__ = ["plot_ablation", "plot_ablation_curves", "plot_curves", "rolling_mean"]
 
 
 def _pyplot():
-    from rlm_gym.training._deps import require
-
     require("matplotlib")
     import matplotlib
 
@@ -92,18 +93,30 @@ def plot_curves(
     return path
 
 
-def plot_ablation(result: AblationResult, path: str | Path) -> Path:
-    """Bar chart of each variant's mean true score with its 95 % CI, baselines as lines."""
+def plot_ablation(
+    summary: Sequence[Mapping[str, Any]], baselines: Mapping[str, float], path: str | Path
+) -> Path:
+    """Bar chart of each variant's mean true score with its 95 % CI, baselines as lines.
+
+    Args:
+        summary: One row per variant: ``variant``, ``score``, ``score_ci95``
+            (``AblationResult.summary``).
+        baselines: Label -> score drawn as horizontal lines (e.g. random, oracle).
+        path: The PNG to write.
+
+    Returns:
+        The path written.
+    """
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(result.summary)), 4))
-    names = [row["variant"] for row in result.summary]
-    means = [row["score"] for row in result.summary]
-    errors = [row["score_ci95"] for row in result.summary]
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(summary)), 4))
+    names = [row["variant"] for row in summary]
+    means = [row["score"] for row in summary]
+    errors = [row["score_ci95"] for row in summary]
     colors = ["C0" if n == "full" else "C3" if n == "binary" else "C7" for n in names]
     ax.bar(names, means, yerr=errors, capsize=4, color=colors)
-    for i, (label, score) in enumerate(result.baselines.items()):
+    for i, (label, score) in enumerate(baselines.items()):
         ax.axhline(score, color=f"C{i + 1}", ls=":", label=f"{label} ({score:.3f})")
-    low = min([*means, *result.baselines.values()]) if means else 0.0
+    low = min([*means, *baselines.values()]) if means else 0.0
     ax.set_ylim(max(0.0, low - 0.1), 1.0)
     ax.set_ylabel("true crawl score (mean ± 95% CI over seeds)")
     ax.set_title("Ablation: agents trained on each variant, scored by the full crawl reward")
@@ -116,17 +129,30 @@ def plot_ablation(result: AblationResult, path: str | Path) -> Path:
     return path
 
 
-def plot_ablation_curves(result: AblationResult, path: str | Path) -> Path:
-    """Learning curves (true score of training episodes) per variant, mean over seeds."""
+def plot_ablation_curves(
+    variants: Sequence[str],
+    curves: Mapping[tuple[str, int], Sequence[tuple[int, float]]],
+    path: str | Path,
+) -> Path:
+    """Learning curves (true score of training episodes) per variant, mean over seeds.
+
+    Args:
+        variants: The variants to draw, in legend order.
+        curves: (variant, seed) -> (timestep, mean true score) points
+            (``AblationResult.curves``).
+        path: The PNG to write.
+
+    Returns:
+        The path written.
+    """
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
-    variants = [row["variant"] for row in result.summary]
     for i, variant in enumerate(variants):
-        curves = [curve for (name, _), curve in result.curves.items() if name == variant]
-        if not curves:
+        runs = [curve for (name, _), curve in curves.items() if name == variant]
+        if not runs:
             continue
         by_step: dict[int, list[float]] = {}
-        for curve in curves:
+        for curve in runs:
             for step, score in curve:
                 by_step.setdefault(int(step), []).append(score)
         steps = sorted(by_step)

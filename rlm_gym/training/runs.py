@@ -1,4 +1,4 @@
-"""Run directories that never lose work: unique names, atomic writes, run config and models.
+"""Run directories that never lose work: unique names, atomic writes, the files of a run.
 
 A run directory holds one training run and nothing else::
 
@@ -23,8 +23,10 @@ suffix (``-2``, ``-3``, ...), as rl-zoo3 numbers its runs, and says which direct
 from __future__ import annotations
 
 import contextlib
+import csv
 import errno
 import json
+import math
 import os
 import re
 import tempfile
@@ -44,9 +46,11 @@ __all__ = [
     "atomic_write",
     "default_run_name",
     "find_model",
+    "read_episodes",
+    "read_evaluations",
     "read_run_config",
-    "save_model_atomic",
     "unique_run_dir",
+    "write_episodes",
     "write_json_atomic",
     "write_text_atomic",
 ]
@@ -162,13 +166,6 @@ def write_json_atomic(path: str | Path, value: Any) -> None:
         {'status': 'running'}
     """
     write_text_atomic(path, json.dumps(value, indent=2, default=str) + "\n")
-
-
-def save_model_atomic(model: Any, path: str | Path) -> None:
-    """``model.save`` to ``path`` atomically: a killed process or a full disk never leaves a
-    truncated zip, and the previous model stays loadable."""
-    with atomic_write(path, "wb") as handle:
-        model.save(handle)
 
 
 def _slug(text: str) -> str:
@@ -287,3 +284,63 @@ def find_model(path: str | Path) -> Path:
         f"No model in {path}: expected {' or '.join(MODEL_CANDIDATES)} "
         "(a run directory written by `rlm-gym train`)"
     )
+
+
+def write_episodes(episodes: list[dict[str, Any]], path: str | Path) -> None:
+    """Write episode records as CSV (columns: the union of their keys, first-seen order),
+    atomically."""
+    columns: dict[str, None] = {}
+    for record in episodes:
+        columns.update(dict.fromkeys(record))
+    with atomic_write(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(columns))
+        writer.writeheader()
+        writer.writerows(episodes)
+
+
+def _cell(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            value = kind(text)
+        except ValueError:
+            continue
+        return value if kind is int or math.isfinite(value) else text
+    return text
+
+
+def read_episodes(path: str | Path, max_timestep: int | None = None) -> list[dict[str, Any]]:
+    """Episode records written by ``write_episodes`` (numbers parsed back), optionally only
+    those recorded at or before ``max_timestep``.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "episodes.csv"
+        >>> write_episodes([{"timestep": 8, "score": 0.5, "tier": "good"},
+        ...                 {"timestep": 16, "score": 1.0, "tier": "poor"}], path)
+        >>> read_episodes(path, max_timestep=10)
+        [{'timestep': 8, 'score': 0.5, 'tier': 'good'}]
+    """
+    path = Path(path)
+    if not path.is_file():
+        return []
+    with open(path, newline="", encoding="utf-8") as handle:
+        records = [
+            {key: _cell(value) for key, value in row.items() if value != ""}
+            for row in csv.DictReader(handle)
+        ]
+    if max_timestep is None:
+        return records
+    return [r for r in records if int(r.get("timestep", 0)) <= max_timestep]
+
+
+def read_evaluations(run_dir: str | Path, max_timestep: int) -> list[dict[str, Any]]:
+    """The periodic evaluations of a run recorded at or before ``max_timestep`` (none when
+    ``evaluations.json`` is missing or unreadable: a resumed run then starts a new list)."""
+    path = Path(run_dir) / EVALUATIONS_FILE
+    if not path.is_file():
+        return []
+    try:
+        evaluations = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        return []
+    return [e for e in evaluations if isinstance(e, dict) and e.get("timestep", 0) <= max_timestep]

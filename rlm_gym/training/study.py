@@ -33,12 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
+from rlm_gym.crawl import COMPONENT_NAMES
 from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training.evaluation import BASELINES, evaluate
+from rlm_gym.training.pools import pool_context
+from rlm_gym.training.runs import write_json_atomic
 from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.trainer import resume, train
 
-__all__ = ["Study", "STUDIES", "run_study", "summarise_study", "variant_budget", "BASELINE_NAMES"]
-
-BASELINE_NAMES = ("random", "heuristic", "best_fixed", "oracle")
+__all__ = ["STUDIES", "Study", "run_study", "summarise_study", "variant_budget"]
 STUDY_EVAL_SEED = 1_000_000
 STUDY_EVAL_EPISODES = 300
 _GRADED = {"efficiency_errors": "graded"}
@@ -86,13 +89,11 @@ class Study:
     n_envs: int = 16
     hyperparams: Mapping[str, Any] = field(default_factory=lambda: dict(STUDY_HYPERPARAMS))
     env_id: str = CRAWL_ENV_ID
-    baselines: tuple[str, ...] = BASELINE_NAMES
+    baselines: tuple[str, ...] = BASELINES
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _ablation_variants() -> dict[str, dict[str, Any]]:
-    from rlm_gym.crawl import COMPONENT_NAMES
-
     variants: dict[str, dict[str, Any]] = {"full": {}, "binary": {"policy": "binary"}}
     variants["graded"] = {"config": _GRADED}
     for name in COMPONENT_NAMES:
@@ -159,10 +160,6 @@ def _run_dir(root: Path, study: Study, variant: str, seed: int) -> Path:
 
 def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
     """Train (or resume) one run and score it; writes ``row.json`` in its run directory."""
-    from rlm_gym.training.evaluation import evaluate
-    from rlm_gym.training.runs import write_json_atomic
-    from rlm_gym.training.trainer import resume, train
-
     run_dir = Path(spec["run_dir"])
     config_path = run_dir / "config.json"
     started = time.perf_counter()
@@ -205,8 +202,6 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _baselines(study: Study) -> dict[str, dict[str, Any]]:
-    from rlm_gym.training.evaluation import evaluate
-
     return {
         name: evaluate(name, study.env_id, study.n_eval_episodes, study.eval_seed).summary()
         for name in study.baselines
@@ -370,8 +365,6 @@ def run_study(
             print(f"study {study.name}: {len(pending)} runs left untrained", file=sys.stderr)
         baselines = _baselines(study)
     results = summarise_study(study, rows, baselines)
-    from rlm_gym.training.runs import write_json_atomic
-
     out = Path(results_dir) / f"{study.name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out, results)
@@ -389,10 +382,8 @@ def _run_pending(
     started: float,
 ) -> dict[str, dict[str, Any]]:
     """Train the pending runs (and score the baselines alongside); returns the baselines."""
-    from rlm_gym.training.ablation import _pool_context
-
     total = len(pending) + len(rows)
-    with ProcessPoolExecutor(max_workers=n_workers, mp_context=_pool_context()) as pool:
+    with ProcessPoolExecutor(max_workers=n_workers, mp_context=pool_context()) as pool:
         baselines_future = pool.submit(_baselines, study)
         futures = [pool.submit(_train_and_score, spec) for spec in pending]
         for future in as_completed(futures):

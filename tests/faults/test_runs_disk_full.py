@@ -22,7 +22,7 @@ pytest.importorskip("stable_baselines3")
 
 from rlm_gym.cli import main
 from rlm_gym.training import runs
-from rlm_gym.training.trainer import algorithm_class
+from rlm_gym.training.models import algorithm_class
 
 pytestmark = pytest.mark.slow
 TRAIN = [sys.executable, "-m", "rlm_gym.cli", "train"]

@@ -14,6 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rlm_gym.crawl import crawl_reward
+from rlm_gym.training.env_factory import make_bare_env
+from rlm_gym.training.evaluation import model_actor
+from rlm_gym.training.models import load_model
+from rlm_gym.training.runs import atomic_write, find_model, read_run_config
+
 __all__ = ["replay", "save_gif"]
 
 REPLAY_SEED = 2_000_000
@@ -31,8 +37,6 @@ def save_gif(frames: list[Any], path: str | Path, frame_ms: int = GIF_FRAME_MS) 
         True
     """
     from PIL import Image
-
-    from rlm_gym.training.runs import atomic_write
 
     if not frames:
         raise ValueError("Expected at least one frame to write a GIF, got none")
@@ -80,11 +84,6 @@ def replay(
         FileNotFoundError: No run directory or model there.
         ValueError: ``episodes`` <= 0.
     """
-    from rlm_gym.training.episodes import make_bare_env
-    from rlm_gym.training.evaluation import model_actor
-    from rlm_gym.training.runs import find_model, read_run_config
-    from rlm_gym.training.trainer import load_model
-
     if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes <= 0:
         raise ValueError(f"Expected `episodes` to be a positive integer, got {episodes!r}")
     model_path = find_model(run)
@@ -131,8 +130,6 @@ def _episode_summary(info: dict[str, Any], seed: int, steps: int, reward: float)
     result = info.get("action_result")
     crawl = result.metadata.get("crawl_result") if result is not None else None
     if crawl is not None:
-        from rlm_gym.crawl import crawl_reward
-
         details = crawl_reward(crawl).details
         record.update(tier=details["tier"], defects=list(details["defects"]))
     else:

@@ -1,4 +1,4 @@
-"""Runs that never lose work, in process: new directories, status, best model, interrupt, resume."""
+"""train / resume end to end, on tiny budgets: the files of a run, its status, interrupt, resume."""
 
 from __future__ import annotations
 
@@ -11,17 +11,54 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from rlm_gym.cli import main
+from rlm_gym.crawl import WEIGHTED_COMPONENTS as RAW_SCORES
+from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training import lifecycle
-from rlm_gym.training.runs import read_run_config
-from rlm_gym.training.trainer import TrainingInterrupted, read_episodes, resume, train
+from rlm_gym.training.evaluation import evaluate
+from rlm_gym.training.runs import read_episodes, read_run_config
+from rlm_gym.training.trainer import TrainingInterrupted, resume, train
 
 pytestmark = pytest.mark.slow
+CRAWL = CRAWL_ENV_ID
 TINY = {"total_timesteps": 256, "n_envs": 2, "n_eval_episodes": 2, "progress_bar": False}
 
 
 def _train_cartpole(log_dir, **overrides):
     return train("CartPole-v1", "lenient", log_dir=log_dir, **{**TINY, **overrides})
+
+
+def test_train_writes_model_config_metrics_and_episodes(trained):
+    files = {path.name for path in trained.log_dir.iterdir()}
+    assert {"model.zip", "config.json", "metrics.json", "episodes.csv", "progress.csv"} <= files
+    config = json.loads((trained.log_dir / "config.json").read_text())
+    assert config["policy"] == "crawl" and config["seed"] == 3
+    assert config["algo"] == "maskable_ppo"
+    metrics = json.loads((trained.log_dir / "metrics.json").read_text())
+    assert metrics["timesteps"] == 512
+    assert metrics["episodes"] == len(trained.episodes) > 0
+
+
+def test_training_episodes_carry_the_true_crawl_score(trained):
+    record = trained.episodes[0]
+    assert 0.0 <= record["true_score"] <= 1.0
+    assert record["true_score"] == pytest.approx(record["shaped_return"])  # crawl == env reward
+    assert set(RAW_SCORES) <= set(record)
+
+
+def test_maskable_ppo_trains_and_evaluates_with_masks():
+    result = train(CRAWL, "crawl", total_timesteps=256, n_envs=2, seed=0, algo="maskable_ppo")
+    evaluation = evaluate(result.model, CRAWL, n_episodes=4, seed=0)
+    assert len(evaluation.episodes) == 4
+
+
+def test_disabled_components_are_zero_while_true_score_is_not():
+    result = train(CRAWL, "crawl", disable=("validation",), total_timesteps=256, n_envs=2)
+    assert any(e["true_score"] > e["shaped_return"] for e in result.episodes)
+
+
+def test_unknown_algo_is_rejected_with_a_suggestion():
+    with pytest.raises(ValueError, match="Did you mean 'ppo'"):
+        train(CRAWL, "crawl", total_timesteps=64, algo="ppo2")
 
 
 def test_a_second_run_gets_a_new_directory_and_the_first_is_untouched(tmp_path):
@@ -82,48 +119,8 @@ def test_an_interrupted_run_is_saved_and_resumes_to_the_budget(tmp_path, monkeyp
     assert len(steps) == len(resumed.episodes)
 
 
-def test_the_cli_evaluates_a_run_on_the_env_of_its_config(tmp_path, capsys):
-    run_dir = tmp_path / "cartpole"
-    argv = ["train", "--env", "CartPole-v1", "--policy", "lenient", "--timesteps", "256"]
-    assert main([*argv, "--n-envs", "2", "--log-dir", str(run_dir), "--quiet"]) == 0
-    capsys.readouterr()
-    assert main(["evaluate", str(run_dir), "--episodes", "2", "--format", "json"]) == 0
-    captured = capsys.readouterr()
-    (row,) = json.loads(captured.out)
-    assert row["label"].endswith("model.zip") and row["score"] >= 8  # CartPole episode lengths
-    assert "[1/1]" in captured.err
-
-
-def test_the_cli_reads_rl_zoo_hyperparams_and_flags_win(tmp_path, capsys):
-    pytest.importorskip("yaml")
-    zoo = tmp_path / "ppo.yml"
-    zoo.write_text(
-        "CartPole-v1:\n  n_envs: 2\n  n_timesteps: !!float 256\n  policy: 'MlpPolicy'\n"
-        "  gamma: 0.98\n  n_epochs: 20\n  learning_rate: lin_0.001\n"
-    )
-    run_dir = tmp_path / "zoo"
-    argv = ["train", "--env", "CartPole-v1", "--policy", "lenient", "--hyperparams", str(zoo)]
-    assert main([*argv, "--hp", "n_epochs=2", "--log-dir", str(run_dir), "--quiet"]) == 0
-    config = read_run_config(run_dir)
-    assert (config["total_timesteps"], config["n_envs"]) == (256, 2)
-    assert config["hyperparams"]["gamma"] == 0.98 and config["hyperparams"]["n_epochs"] == 2
-    assert config["hyperparams"]["learning_rate"] == "lin_0.001"
-
-
 def test_train_from_python_prints_progress_lines_without_tqdm(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now raises ImportError
     _train_cartpole(tmp_path / "run", progress_bar=True)
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines and lines[-1].startswith("train run: 256/256 steps (100 %)")
-
-
-def test_the_cli_says_where_a_taken_run_directory_went(tmp_path, capsys):
-    run_dir = tmp_path / "taken"
-    run_dir.mkdir()
-    (run_dir / "notes.txt").write_text("keep me")
-    argv = ["train", "--env", "CartPole-v1", "--policy", "lenient", "--timesteps", "128"]
-    assert main([*argv, "--log-dir", str(run_dir), "--eval-episodes", "0", "--quiet"]) == 0
-    captured = capsys.readouterr()
-    assert f"wrote this one to {run_dir}-2" in captured.err
-    assert (run_dir / "notes.txt").read_text() == "keep me"
-    assert (tmp_path / "taken-2" / "model.zip").is_file()

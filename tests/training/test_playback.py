@@ -10,7 +10,7 @@ from PIL import Image
 from rlm_gym.cli import main
 from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training import train
-from rlm_gym.training.replay import replay
+from rlm_gym.training.playback import replay
 
 
 @pytest.fixture(scope="module")

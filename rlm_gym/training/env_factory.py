@@ -1,0 +1,117 @@
+"""The envs of a run: the bare env, the training env (reward policy, shaping), the fit check.
+
+A training env is ``RewardPolicyWrapper(gym.make(env_id, **env_kwargs), policy, ...)``,
+optionally inside a ``PotentialShapingWrapper``, so SB3's ``Monitor`` records the reward the
+agent learns from and ``info["env_reward"]`` keeps the env's own reward for the true score.
+Every function is module-level, so ``functools.partial(make_env, ...)`` pickles into
+``SubprocVecEnv`` workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import gymnasium as gym
+
+from rlm_gym.policies import RewardPolicy
+from rlm_gym.wrappers import RewardPolicyWrapper
+
+__all__ = ["PROBE_STEPS", "check_policy_fits", "crawl_potential", "make_bare_env", "make_env"]
+
+# Steps of the random-action episode `check_policy_fits` plays before training starts.
+PROBE_STEPS = 200
+
+
+def make_bare_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> gym.Env:
+    """``gym.make(env_id, **env_kwargs)``, registering rlm_gym's envs first when needed.
+
+    Worker processes (spawn / forkserver, Ray) start without ``rlm_gym.envs`` imported.
+
+    Example:
+        >>> make_bare_env("rlm_gym/Crawl-v1").spec.id
+        'rlm_gym/Crawl-v1'
+    """
+    if env_id.startswith("rlm_gym/"):
+        import rlm_gym.envs  # noqa: F401  (registers the env ids)
+    return gym.make(env_id, **dict(env_kwargs or {}))
+
+
+def crawl_potential(env: gym.Env) -> float:
+    """The crawl env's shaping potential: the crawl reward of the result so far.
+
+    ``env.unwrapped.potential()`` (``CrawlEnv.potential``). Module-level, so it pickles.
+    """
+    return float(env.unwrapped.potential())
+
+
+def make_env(
+    env_id: str,
+    policy: str | RewardPolicy = "crawl",
+    config: Mapping[str, Any] | None = None,
+    disable: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
+    env_kwargs: Mapping[str, Any] | None = None,
+    shaping: str | Callable[[gym.Env], float] | None = None,
+    shaping_gamma: float = 0.99,
+) -> gym.Env:
+    """One training env: ``gym.make`` + ``RewardPolicyWrapper`` (+ potential shaping).
+
+    Example:
+        >>> env = make_env("CartPole-v1", "lenient")
+        >>> type(env).__name__, env.component_names[0]
+        ('RewardPolicyWrapper', 'attempt')
+    """
+    env = make_bare_env(env_id, env_kwargs)
+    env = RewardPolicyWrapper(
+        env,
+        policy,
+        config=dict(config) if config is not None else None,
+        disable=tuple(disable),
+        weights=dict(weights) if weights is not None else None,
+    )
+    if shaping is not None:
+        from rlm_gym.wrappers.shaping import PotentialShapingWrapper
+
+        env = PotentialShapingWrapper(env, shaping, gamma=shaping_gamma)
+    return env
+
+
+def check_policy_fits(factory: Callable[[], gym.Env], policy: str, env_id: str) -> bool:
+    """Play one short random-action episode with the reward policy; fail before training.
+
+    A policy that needs what the env does not give (the ``crawl`` policy on CartPole has no
+    crawl result to score) fails here with one clear message instead of deep inside training.
+
+    Returns:
+        Whether the env offers ``action_masks()`` (what MaskablePPO needs).
+
+    Raises:
+        ValueError: The policy (or the env) fails on the env's steps.
+
+    Example:
+        >>> import functools
+        >>> check_policy_fits(functools.partial(make_env, "CartPole-v1", "crawl"),
+        ...                   "crawl", "CartPole-v1")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: Policy 'crawl' does not fit env 'CartPole-v1': Expected `result.metadata['crawl_result']`...
+    """  # noqa: E501
+    env = factory()
+    try:
+        env.get_wrapper_attr("action_masks")
+        masks = True
+    except AttributeError:
+        masks = False
+    try:
+        env.action_space.seed(0)
+        env.reset(seed=0)
+        for _ in range(PROBE_STEPS):
+            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+            if terminated or truncated:
+                break
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise ValueError(f"Policy '{policy}' does not fit env '{env_id}': {error}") from None
+    finally:
+        env.close()
+    return masks

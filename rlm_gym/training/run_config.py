@@ -1,0 +1,314 @@
+"""``RunConfig``: every setting of a training run, checked once, written to ``config.json``.
+
+``train(env_id, policy, **settings)`` builds one from its arguments; ``resume`` reads one back
+from a run directory's ``config.json`` (``RunConfig.from_json``). The PPO hyper-parameters are
+stored resolved (``DEFAULT_HYPERPARAMS`` under the overrides, the rollout fitted to the budget)
+and in their JSON form, so a run trains with exactly what its ``config.json`` says.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.policies import RewardPolicy
+from rlm_gym.training.hyperparams import check_hyperparams, parse_policy_kwargs
+from rlm_gym.training.models import ALGORITHMS
+
+__all__ = [
+    "DEFAULT_CHECKPOINT_FREQ",
+    "DEFAULT_EVAL_EPISODES",
+    "DEFAULT_EVAL_FREQ",
+    "DEFAULT_EVAL_SEED",
+    "DEFAULT_HYPERPARAMS",
+    "VEC_ENVS",
+    "RunConfig",
+]
+
+# PPO defaults for the crawl env (episodes of 3-30 steps, one final reward), chosen on Crawl-v0 by
+# single-seed sweeps at 100k-300k steps scored on 300 seeded evaluation episodes (true crawl score):
+# n_steps 1024 per env beat 256 and 512 (0.674 vs 0.641 / 0.665 at 120k); learning rate 1e-3 beat
+# 3e-4 (0.641 vs 0.600); ent_coef 0.01 beat 0.0 and 0.001; a [128, 128] network learned no better
+# and ran 25 % slower; a linear learning-rate decay did not help at 250k.
+DEFAULT_HYPERPARAMS: dict[str, Any] = {
+    "n_steps": 1024,
+    "batch_size": 256,
+    "n_epochs": 10,
+    "learning_rate": 1e-3,
+    "gamma": 0.99,
+    "gae_lambda": 0.95,
+    "ent_coef": 0.01,
+    "clip_range": 0.2,
+    "policy_kwargs": {"net_arch": [64, 64]},
+}
+
+# Checkpoint every 25k steps (~12 s of crawl training on one core: a kill loses at most that) and
+# evaluate every 25k steps on 50 seeded episodes, seeds 500 000+: away from the training seeds
+# and from the 1 000 000+ episodes `rlm-gym evaluate` reports, so the best model is not picked
+# on the episodes it is reported on.
+DEFAULT_CHECKPOINT_FREQ = 25_000
+DEFAULT_EVAL_FREQ = 25_000
+DEFAULT_EVAL_EPISODES = 50
+DEFAULT_EVAL_SEED = 500_000
+VEC_ENVS: tuple[str, ...] = ("dummy", "subproc")
+# Run directories written before 0.3 name the crawl potential at its old home.
+_RENAMED_POTENTIALS = {
+    "rlm_gym.training.trainer:crawl_potential": "rlm_gym.training.env_factory:crawl_potential"
+}
+
+Shaping = str | Callable[[gym.Env], float] | None
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Every setting of one training run (``env_id`` and ``policy`` by position or keyword,
+    the rest by keyword).
+
+    Attributes:
+        env_id: A registered env id (e.g. ``rlm_gym.envs.CRAWL_ENV_ID``).
+        policy: Reward policy name or instance (a name for ``vec_env="subproc"`` and to resume).
+        config: Policy config overrides.
+        disable: Components to switch off.
+        weights: Component multipliers.
+        total_timesteps: Env steps to train for (over all envs), > 0.
+        n_envs: Parallel envs, > 0.
+        seed: Seeds the model and the envs (env ``i`` gets ``seed + i``).
+        hyperparams: Overrides of ``DEFAULT_HYPERPARAMS`` (PPO keyword arguments, checked by
+            ``hyperparams.check_hyperparams``; rl-zoo3's ``"lin_<x>"`` schedules work). Once
+            built, the resolved settings: the defaults under the overrides, ``n_steps`` and
+            ``batch_size`` cut to the budget, in their JSON form.
+        log_dir: The run directory. A new one is always made: if ``log_dir`` already holds
+            anything, ``log_dir-2`` (``-3``, ...) is used instead (``TrainResult.log_dir`` says
+            which). It gets ``config.json``, ``metrics.json``, ``episodes.csv``,
+            ``checkpoint.zip`` (periodic), ``model.zip``, ``best_model.zip``,
+            ``evaluations.json``, ``progress.csv`` and TensorBoard events, all written
+            atomically. Nothing is written when None.
+        algo: ``"ppo"`` or ``"maskable_ppo"`` (sb3-contrib, uses the env's ``action_masks``).
+            Default: ``DEFAULT_ALGO`` when the env has ``action_masks()``, else ``"ppo"``.
+        env_kwargs: Passed to ``gym.make``.
+        shaping: Add potential-based shaping with this potential (``"potential"`` calls the
+            env's ``potential()``; or a module-level callable ``potential(env) -> float``).
+        vec_env: ``"dummy"`` (one process; fastest for a cheap env) or ``"subproc"``.
+        torch_threads: ``torch.set_num_threads`` value (1: two threads measured 3x slower on
+            2 cores for these small networks); None leaves torch alone.
+        progress_bar: Show progress on stderr: SB3's bar when ``tqdm`` and ``rich`` are
+            installed, else a line every tenth of the budget.
+        tensorboard: Also write TensorBoard events when ``log_dir`` is set.
+        verbose: SB3 verbosity.
+        checkpoint_freq: Steps between checkpoints (with ``log_dir``; 0: none).
+        eval_freq: Steps between evaluations on the true score (with ``log_dir``; 0: only the
+            final one). The best evaluated model is kept as ``best_model.zip``.
+        n_eval_episodes: Episodes per evaluation (0: no evaluation, no ``best_model.zip``).
+        eval_seed: Seed of the first evaluation episode.
+
+    Raises:
+        ValueError: Unknown ``algo``, ``vec_env`` or hyper-parameter, a budget <= 0.
+        TypeError: A budget or a hyper-parameter of the wrong kind.
+
+    Example:
+        >>> config = RunConfig("CartPole-v1", "lenient", total_timesteps=256, n_envs=2)
+        >>> config.hyperparams["n_steps"], config.hyperparams["batch_size"]
+        (128, 256)
+        >>> RunConfig("CartPole-v1", vec_env="threads")
+        Traceback (most recent call last):
+        ...
+        ValueError: Unknown vec_env 'threads'. Available: 'dummy', 'subproc'
+    """
+
+    env_id: str
+    policy: str | RewardPolicy = "crawl"
+    _: KW_ONLY
+    config: Mapping[str, Any] | None = None
+    disable: Iterable[str] = ()
+    weights: Mapping[str, float] | None = None
+    total_timesteps: int = 50_000
+    n_envs: int = 4
+    seed: int = 0
+    hyperparams: Mapping[str, Any] | None = None
+    log_dir: str | Path | None = None
+    algo: str | None = None
+    env_kwargs: Mapping[str, Any] | None = None
+    shaping: Shaping = None
+    vec_env: str = "dummy"
+    torch_threads: int | None = 1
+    progress_bar: bool = True
+    tensorboard: bool = True
+    verbose: int = 0
+    checkpoint_freq: int = DEFAULT_CHECKPOINT_FREQ
+    eval_freq: int = DEFAULT_EVAL_FREQ
+    n_eval_episodes: int = DEFAULT_EVAL_EPISODES
+    eval_seed: int = DEFAULT_EVAL_SEED
+
+    def __post_init__(self) -> None:
+        _check_positive("total_timesteps", self.total_timesteps)
+        _check_positive("n_envs", self.n_envs)
+        for name in ("checkpoint_freq", "eval_freq", "n_eval_episodes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"Expected `{name}` to be an integer >= 0, got {value!r}")
+        if self.vec_env not in VEC_ENVS:
+            raise unknown_name_error("vec_env", self.vec_env, VEC_ENVS)
+        if self.algo is not None and self.algo not in ALGORITHMS:
+            raise unknown_name_error("algo", self.algo, ALGORITHMS)
+        overrides = dict(self.hyperparams or {})
+        if "policy_kwargs" in overrides:
+            overrides["policy_kwargs"] = parse_policy_kwargs(overrides["policy_kwargs"])
+        check_hyperparams(overrides, self.algo or "ppo", source="hyperparams")
+        # Frozen: the normalised values are set once, here.
+        normalised = {
+            "hyperparams": _jsonable(
+                _resolve_hyperparams(overrides, self.total_timesteps, self.n_envs)
+            ),
+            "disable": tuple(self.disable),
+            "config": _copy(self.config),
+            "weights": _copy(self.weights),
+            "env_kwargs": _copy(self.env_kwargs),
+        }
+        for name, value in normalised.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def policy_name(self) -> str:
+        """The policy's registered name, or its class name for an instance."""
+        return self.policy if isinstance(self.policy, str) else type(self.policy).__name__
+
+    @property
+    def shaping_gamma(self) -> float:
+        """The discount of the potential shaping: the agent's own ``gamma``."""
+        return float(self.hyperparams.get("gamma", 0.99))
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as ``config.json`` records them (the display settings ``log_dir``,
+        ``progress_bar`` and ``verbose`` are not part of a run's record).
+
+        Example:
+            >>> RunConfig("CartPole-v1", "lenient", algo="ppo").to_json()["algo"]
+            'ppo'
+        """
+        return _jsonable(
+            {
+                "env_id": self.env_id,
+                "policy": self.policy_name,
+                "policy_is_instance": not isinstance(self.policy, str),
+                "config": dict(self.config or {}),
+                "disable": list(self.disable),
+                "weights": dict(self.weights or {}),
+                "total_timesteps": int(self.total_timesteps),
+                "n_envs": int(self.n_envs),
+                "seed": int(self.seed),
+                "algo": self.algo,
+                "hyperparams": self.hyperparams,
+                "env_kwargs": dict(self.env_kwargs or {}),
+                "shaping": _shaping_name(self.shaping),
+                "vec_env": self.vec_env,
+                "torch_threads": self.torch_threads,
+                "tensorboard": bool(self.tensorboard),
+                "checkpoint_freq": int(self.checkpoint_freq),
+                "eval_freq": int(self.eval_freq),
+                "n_eval_episodes": int(self.n_eval_episodes),
+                "eval_seed": int(self.eval_seed),
+            }
+        )
+
+    @classmethod
+    def from_json(
+        cls,
+        record: Mapping[str, Any],
+        *,
+        log_dir: str | Path | None = None,
+        progress_bar: bool = True,
+        verbose: int = 0,
+    ) -> RunConfig:
+        """The settings of a ``config.json`` (as ``read_run_config`` returns it).
+
+        A setting missing from an older file takes the value training gave it then: no
+        checkpoints, no evaluation, torch's own thread count.
+
+        Raises:
+            KeyError: ``env_id``, ``policy``, ``algo``, ``total_timesteps``, ``n_envs`` or
+                ``seed`` is missing.
+            ValueError: The run was shaped with an unnamed callable (it cannot be rebuilt).
+        """
+        return cls(
+            record["env_id"],
+            record["policy"],
+            config=record.get("config") or None,
+            disable=tuple(record.get("disable") or ()),
+            weights=record.get("weights") or None,
+            total_timesteps=int(record["total_timesteps"]),
+            n_envs=int(record["n_envs"]),
+            seed=int(record["seed"]),
+            hyperparams=record.get("hyperparams") or {},
+            log_dir=log_dir,
+            algo=record["algo"],
+            env_kwargs=record.get("env_kwargs") or None,
+            shaping=_shaping_from_name(record.get("shaping")),
+            vec_env="subproc" if record.get("vec_env") == "subproc" else "dummy",
+            torch_threads=record.get("torch_threads"),
+            progress_bar=progress_bar,
+            tensorboard=record.get("tensorboard", True),
+            verbose=verbose,
+            checkpoint_freq=int(record.get("checkpoint_freq", 0)),
+            eval_freq=int(record.get("eval_freq", 0)),
+            n_eval_episodes=int(record.get("n_eval_episodes", 0)),
+            eval_seed=int(record.get("eval_seed", DEFAULT_EVAL_SEED)),
+        )
+
+
+def _check_positive(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"Expected `{name}` to be a positive integer, got {value!r}")
+    if value <= 0:
+        raise ValueError(f"Expected `{name}` to be a positive integer, got {value}")
+    return value
+
+
+def _resolve_hyperparams(
+    hyperparams: Mapping[str, Any], total_timesteps: int, n_envs: int
+) -> dict[str, Any]:
+    params = {**DEFAULT_HYPERPARAMS, **hyperparams}
+    # A tiny budget (tests, quick runs) still gets at least one full rollout.
+    per_env = max(8, min(int(params["n_steps"]), total_timesteps // max(1, n_envs)))
+    params["n_steps"] = per_env
+    params["batch_size"] = min(int(params["batch_size"]), per_env * n_envs)
+    return params
+
+
+def _copy(mapping: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return dict(mapping) if mapping is not None else None
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def _shaping_name(shaping: Shaping) -> str | None:
+    """How ``config.json`` records the shaping: a method name or ``module:function``."""
+    if shaping is None or isinstance(shaping, str):
+        return shaping
+    module, name = getattr(shaping, "__module__", None), getattr(shaping, "__qualname__", "")
+    if module and name and "<" not in name:
+        return f"{module}:{name}"
+    return "callable"
+
+
+def _shaping_from_name(name: str | None) -> Shaping:
+    if name is None or ":" not in name:
+        if name == "callable":
+            raise ValueError(
+                "This run was shaped with an unnamed callable; it cannot be rebuilt from "
+                "config.json. Use a module-level function"
+            )
+        return name
+    module, _, qualname = _RENAMED_POTENTIALS.get(name, name).partition(":")
+    target: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        target = getattr(target, part)
+    return target

@@ -1,0 +1,38 @@
+"""evaluate on the crawl env: the true score, raw scores, baselines and the comparison table."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("stable_baselines3")
+
+from rlm_gym.crawl import WEIGHTED_COMPONENTS as RAW_SCORES
+from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training.evaluation import (
+    BASELINES,
+    comparison_table,
+    evaluate,
+    evaluate_baselines,
+    format_table,
+)
+
+pytestmark = pytest.mark.slow
+CRAWL = CRAWL_ENV_ID
+
+
+def test_evaluation_reports_raw_scores_items_pages_and_tiers(trained):
+    summary = evaluate(trained.model, CRAWL, n_episodes=6, seed=0).summary()
+    for key in (*RAW_SCORES, "items", "pages", "time_per_page_ms", "tier_excellent"):
+        assert key in summary
+    tiers = sum(summary[f"tier_{t}"] for t in ("excellent", "good", "acceptable", "poor"))
+    assert tiers == pytest.approx(1.0)
+
+
+def test_baselines_play_the_same_seeded_episodes():
+    results = evaluate_baselines(CRAWL, n_episodes=6, seed=5)
+    assert list(results) == list(BASELINES)
+    patterns = {name: [e["pattern_type"] for e in r.episodes] for name, r in results.items()}
+    assert len({tuple(p) for p in patterns.values()}) == 1
+    rows = comparison_table(results)
+    assert rows[0]["normalised"] == 0.0 and rows[-1]["normalised"] == 1.0
+    assert format_table(rows).startswith("| agent | score |")
