@@ -1,6 +1,8 @@
-"""Simulated environments: ``rlm_gym/Crawl-v1`` (``CrawlEnv``), registered on import.
+"""Simulated environments: ``rlm_gym/Crawl-v1`` (``CrawlEnv``) and ``rlm_gym/Crawl-v2``
+(``CrawlEnvV2``: the reward scores the crawler's own recorded success), registered on import.
 
-``CRAWL_ENV_ID`` is the one place the id is spelt; other modules read it. ``rlm_gym/Crawl-v0``
+``CRAWL_ENV_ID`` and ``CRAWL_V2_ENV_ID`` are the one place the ids are spelt; other modules
+read them. ``rlm_gym/Crawl-v0``
 (step budget as ``truncated``, no observation memory, crawl reward 0.1) is no longer registered:
 ``gym.make("rlm_gym/Crawl-v0")`` raises Gymnasium's ``DeprecatedEnv``, which names v1.
 
@@ -25,13 +27,16 @@ from rlm_gym.envs.baselines import (
     random_action,
 )
 from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS, CrawlEnv
+from rlm_gym.envs.crawl_env_v2 import CrawlEnvV2
 from rlm_gym.envs.observation import OBSERVATION_FIELDS
 from rlm_gym.envs.profiles import DISTRIBUTIONS, SCHEMAS, SIMULATED_PATTERN_TYPES, SiteProfile
 from rlm_gym.envs.snapshot import CrawlSnapshot
 
 __all__ = [
     "CRAWL_ENV_ID",
+    "CRAWL_V2_ENV_ID",
     "CrawlEnv",
+    "CrawlEnvV2",
     "CrawlSnapshot",
     "DEFAULT_MAX_STEPS",
     "OBSERVATION_FIELDS",
@@ -49,22 +54,23 @@ __all__ = [
 ]
 
 CRAWL_ENV_ID = "rlm_gym/Crawl-v1"
+CRAWL_V2_ENV_ID = "rlm_gym/Crawl-v2"
+_ENTRY_POINTS = {
+    CRAWL_ENV_ID: "rlm_gym.envs.crawl_env:CrawlEnv",
+    CRAWL_V2_ENV_ID: "rlm_gym.envs.crawl_env_v2:CrawlEnvV2",
+}
 
 
 def register_envs() -> None:
-    """Register ``rlm_gym/Crawl-v1`` with Gymnasium (a no-op when already registered).
+    """Register ``rlm_gym/Crawl-v1`` and ``-v2`` with Gymnasium (no-op when already registered).
 
     ``max_episode_steps`` equals the env's ``max_steps``: the ``TimeLimit`` may then mark
     ``truncated`` on the budget's last step, which every library reads as terminal because
     the env sets ``terminated`` on that same step.
     """
-    if CRAWL_ENV_ID in gym.registry:
-        return
-    gym.register(
-        id=CRAWL_ENV_ID,
-        entry_point="rlm_gym.envs.crawl_env:CrawlEnv",
-        max_episode_steps=DEFAULT_MAX_STEPS,
-    )
+    for env_id, entry_point in _ENTRY_POINTS.items():
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point=entry_point, max_episode_steps=DEFAULT_MAX_STEPS)
 
 
 register_envs()

@@ -172,7 +172,9 @@ class CrawlEnv(gym.Env):
 
     Observation: a ``Box`` of ``float32`` (see ``OBSERVATION_FIELDS`` and the README table).
     Reward: ``crawl_reward(crawl_result, config=reward_config).value`` on the episode's last
-    step, 0.0 before.
+    step, 0.0 before. That step's ``info["task"]`` holds the task outcome (``job_done``,
+    ``valid_items``, ``items``, ``pages``, ``requests``, ``time_ms``, ``banned``), never part of
+    the reward, and ``info["true_crawl_score"]`` the crawl score of the ground truth.
 
     Example:
         >>> env = CrawlEnv(render_mode="rgb_array", protection="none")
@@ -189,6 +191,8 @@ class CrawlEnv(gym.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
     ACTIONS: tuple[str, ...] = ACTIONS
     OBSERVATION_FIELDS = OBSERVATION_FIELDS
+    # The crawl result's `success`: the ground truth here, the crawler's record in Crawl-v2.
+    recorded_success: bool = False
 
     def __init__(
         self,
@@ -248,7 +252,7 @@ class CrawlEnv(gym.Env):
             )
             del u[:PROFILE_DRAWS]
         self.profile = profile
-        self.model = site_model(profile, self.max_steps, self._scorer)
+        self.model = site_model(profile, self.max_steps, self._scorer, self.recorded_success)
         self.state = initial_state()
         probe = probe_from_uniforms(profile, u[:PROBE_DRAWS])
         _PACK_OBSERVATION(self._obs_bytes, 0, *probe, *_INITIAL_PROGRESS)
@@ -256,6 +260,7 @@ class CrawlEnv(gym.Env):
         self._next_uniform = PROBE_DRAWS + 1
         self._errors = []
         self._requests = 0
+        self._requests_sent = 0
         self._used = [0] * len(self.ACTIONS)
         self._last_action = -1
         self._last_failed = False
@@ -299,6 +304,7 @@ class CrawlEnv(gym.Env):
             self._errors.append(error)
         if kind == K_FETCH or action in (JAVASCRIPT_CLICK, INFINITE_SCROLL):
             self._requests += 1
+            self._requests_sent += 1
         elif action == BACKOFF:
             self._requests = 0
         self._last_failed = not success
@@ -324,7 +330,15 @@ class CrawlEnv(gym.Env):
             budget = self.profile.time_budget_ms
             self._errors.append(f"Job time budget of {budget} ms exceeded")
         score, info = final_step(
-            self.model, state, event, name, code, error, self._errors, self._used
+            self.model,
+            state,
+            event,
+            name,
+            code,
+            error,
+            self._errors,
+            self._used,
+            self._requests_sent,
         )
         if self.render_mode == "ansi":
             line = status_line(self.model, state, name, event[1], error)

@@ -217,9 +217,13 @@ class SiteModel(NamedTuple):
     extract_tokens: tuple[int, int, int]
     error_cap: int
     scorer: Any
+    # Crawl-v2: the crawl result reports the crawler's own success (rows, valid or not).
+    recorded_success: bool = False
 
 
-def site_model(profile: SiteProfile, max_steps: int, scorer: Any) -> SiteModel:
+def site_model(
+    profile: SiteProfile, max_steps: int, scorer: Any, recorded_success: bool = False
+) -> SiteModel:
     """Derive the per-episode numbers of ``profile`` (called once per reset).
 
     Args:
@@ -230,6 +234,9 @@ def site_model(profile: SiteProfile, max_steps: int, scorer: Any) -> SiteModel:
             the crawl reward's default all-or-nothing efficiency rule (one error or ten score
             the same), more under the graded rule; the cap keeps the oracle's state space as
             small as the score allows.
+        recorded_success: Report the crawler's own success in the crawl result (Crawl-v2:
+            the job ran to its end and delivered the target number of rows, valid or not)
+            instead of the ground truth (Crawl-v1: the target of distinct valid rows).
     """
     return SiteModel(
         profile,
@@ -240,6 +247,7 @@ def site_model(profile: SiteProfile, max_steps: int, scorer: Any) -> SiteModel:
         *_extraction_numbers(profile.regular_markup, profile.json_ld, profile.items_per_page),
         scorer.error_cap,
         scorer,
+        recorded_success,
     )
 
 

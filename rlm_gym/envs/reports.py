@@ -21,6 +21,7 @@ from typing import Any
 
 from rlm_gym.envs.dynamics import (
     ACTIONS,
+    BLOCKED,
     E_INVALID,
     ERRORS,
     K_EXTRACT,
@@ -40,10 +41,17 @@ from rlm_gym.envs.dynamics import (
 )
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS, SiteProfile
-from rlm_gym.envs.scoring import item_blocks, pages_collected, succeeded
+from rlm_gym.envs.scoring import (
+    item_blocks,
+    pages_collected,
+    reported_success,
+    succeeded,
+    valid_rows,
+)
 from rlm_gym.policies.types import trusted_action_result
 
 __all__ = [
+    "task_outcome",
     "CSS_SELECTORS",
     "END_TEXT",
     "action_codes",
@@ -160,7 +168,7 @@ def crawl_result(
     """
     profile = model.profile
     blocks = item_blocks(model, state)
-    success = succeeded(model, state, blocks)
+    success = reported_success(model, state, blocks)
     pages = pages_collected(state)
     time_ms = state[S_TIME]
     result = {
@@ -186,8 +194,14 @@ def final_step(
     error: str | None,
     errors: list[str],
     used: list[int],
+    requests: int,
 ) -> tuple[float, dict[str, Any]]:
     """The episode's last step: its crawl score and ``info``, the crawl result as ``final``.
+
+    ``info["task"]`` is the task outcome a crawl operator judges the crawler by, never part of
+    the reward (``task_outcome``); ``info["true_crawl_score"]`` is the crawl score of the
+    ground-truth result (``success`` = ``job_done``): the reward itself on Crawl-v1, the measure
+    evaluation reads on Crawl-v2, whose reward scores the crawler's recorded success.
 
     Args:
         model: The site model.
@@ -198,6 +212,7 @@ def final_step(
         error: The step's error text, or None.
         errors: The crawl's error texts, the step's included.
         used: How often each action was taken, in ``ACTIONS`` order.
+        requests: The requests the crawl sent to the site (fetches, clicks and scrolls).
     """
     kind, success, _, duration, tokens, _ = event
     end = state[S_END]
@@ -217,8 +232,44 @@ def final_step(
     action_result = trusted_action_result(
         "final", result["success"], output, error, float(duration), tokens, metadata
     )
+    task = task_outcome(model, state, len(result["data"]), requests)
+    true_score = score
+    if task["job_done"] != result["success"]:
+        true_score = model.scorer.score(
+            model.profile.pattern_type,
+            item_blocks(model, state),
+            task["job_done"],
+            result["navigation_result"]["pages_collected"],
+            state[S_TIME],
+            len(errors),
+        )
     info = {
         "action": {"action": "final", "name": name, "code": code},
         "action_result": action_result,
+        "task": task,
+        "true_crawl_score": true_score,
     }
     return score, info
+
+
+def task_outcome(
+    model: SiteModel, state: tuple[int, ...], items: int, requests: int
+) -> dict[str, Any]:
+    """What the crawl job achieved, as a crawl operator measures it.
+
+    Returns:
+        ``job_done`` (not banned, not out of time, at least the job's target of distinct valid
+        rows), ``valid_items`` (distinct valid rows delivered), ``items`` (rows delivered,
+        duplicates and defective ones included), ``pages``, ``requests``, ``time_ms`` and
+        ``banned``.
+    """
+    blocks = item_blocks(model, state)
+    return {
+        "job_done": succeeded(model, state, blocks),
+        "valid_items": valid_rows(blocks),
+        "items": items,
+        "pages": pages_collected(state),
+        "requests": requests,
+        "time_ms": float(state[S_TIME]),
+        "banned": state[S_END] == BLOCKED,
+    }

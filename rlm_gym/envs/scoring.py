@@ -48,6 +48,9 @@ __all__ = [
     "crawl_success",
     "pages_collected",
     "succeeded",
+    "reported_success",
+    "valid_rows",
+    "delivered_rows",
 ]
 
 # Cache sizes: a cache that outgrows its bound is cleared (cheaper per hit than an LRU).
@@ -243,11 +246,40 @@ def succeeded(model: dyn.SiteModel, state: tuple[int, ...], blocks: tuple[Block,
     right (not defective, not broken; re-served rows add nothing)."""
     if state[dyn.S_END] in (dyn.BLOCKED, dyn.OVER_BUDGET):
         return False
+    return valid_rows(blocks) >= model.profile.target_items
+
+
+def valid_rows(blocks: tuple[Block, ...]) -> int:
+    """Distinct rows with every field right: not defective, not from a broken extractor."""
     valid = 0
     for _, per_page, pages, _, defective, broken in blocks:
         if not broken:
             valid += pages * per_page - defective
-    return valid >= model.profile.target_items
+    return valid
+
+
+def delivered_rows(blocks: tuple[Block, ...]) -> int:
+    """Every row the crawl delivers: defective, broken and re-served ones included."""
+    return sum(
+        (pages + duplicate_pages) * per_page for _, per_page, pages, duplicate_pages, *_ in blocks
+    )
+
+
+def reported_success(
+    model: dyn.SiteModel, state: tuple[int, ...], blocks: tuple[Block, ...]
+) -> bool:
+    """The ``success`` the crawl result reports, and the reward scores.
+
+    Crawl-v1 reports the ground truth (``succeeded``). Crawl-v2 (``model.recorded_success``)
+    reports what a real crawler records: the job ran to its end without a ban or time-out and
+    it delivered at least the target number of rows, valid or not. A crawler cannot see
+    which of its rows are wrong; only the crawl reward's value checks can.
+    """
+    if not model.recorded_success:
+        return succeeded(model, state, blocks)
+    if state[dyn.S_END] in (dyn.BLOCKED, dyn.OVER_BUDGET):
+        return False
+    return delivered_rows(blocks) >= model.profile.target_items
 
 
 def state_score(model: dyn.SiteModel, state: tuple[int, ...]) -> float:
@@ -258,7 +290,7 @@ def state_score(model: dyn.SiteModel, state: tuple[int, ...]) -> float:
     return model.scorer.score(
         model.profile.pattern_type,
         blocks,
-        succeeded(model, state, blocks),
+        reported_success(model, state, blocks),
         pages,
         state[dyn.S_TIME],
         state[dyn.S_ERROR],

@@ -204,8 +204,10 @@ def test_a_copied_env_mid_episode_continues_exactly_like_the_original(clone):
 
 
 # ---------------------------------------------------------------- registration
-def test_v0_is_gone_and_gymnasium_names_v1():
-    with pytest.raises(gym.error.DeprecatedEnv, match="Please use `rlm_gym/Crawl-v1` instead"):
+def test_v0_is_gone_and_gymnasium_names_the_newest_version():
+    # Gymnasium points at the newest registered version: v2 since 0.3 (v1 stays registered).
+    assert "rlm_gym/Crawl-v1" in gym.registry
+    with pytest.raises(gym.error.DeprecatedEnv, match="Please use `rlm_gym/Crawl-v2` instead"):
         gym.make("rlm_gym/Crawl-v0")
 
 
