@@ -88,6 +88,8 @@ def _run_train(args: argparse.Namespace) -> int:
     from rlm_gym.training import require
 
     require("torch", "stable_baselines3")
+    if args.hyperparams is not None:
+        require("yaml")
     if args.resume is not None:
         return _run_resume(args)
     settings = _train_settings(args)
