@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.cli.options import add_quiet, check_env_id, note, parse_assignments, positive_int
+from rlm_gym.cli.options import (
+    add_quiet,
+    check_env_id,
+    model_file,
+    note,
+    parse_assignments,
+    positive_int,
+)
 from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.tables import print_table
 
@@ -47,7 +54,7 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
     A run directory brings its own env id and env kwargs (its ``config.json``); all run
     directories must agree, and ``--env`` may not contradict them.
     """
-    from rlm_gym.training import BASELINES, RUN_CONFIG_FILE, find_model, read_run_config
+    from rlm_gym.training import BASELINES, RUN_CONFIG_FILE, read_run_config
 
     agents: list[Any] = []
     env_ids: dict[str, str] = {}
@@ -62,7 +69,7 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
             if "/" in agent or agent.endswith(".zip"):
                 raise FileNotFoundError(f"No such model file or run directory: {agent}")
             raise unknown_name_error("agent (baseline or model path)", agent, BASELINES)
-        model = find_model(path)
+        model = model_file(agent, "AGENT")
         run_dir = model.parent
         if (run_dir / RUN_CONFIG_FILE).is_file():
             config = read_run_config(run_dir)

@@ -82,6 +82,7 @@ def _model_zip(tmp_path: Path) -> Path:
     run.mkdir()
     with zipfile.ZipFile(run / "model.zip", "w") as archive:
         archive.writestr("data", "{}")
+        archive.writestr("policy.pth", b"")
     return run
 
 
