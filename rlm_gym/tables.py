@@ -19,15 +19,40 @@ Example:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
-__all__ = ["cell_text", "markdown_table", "rich_table", "text_line", "text_table"]
+__all__ = [
+    "cell_text",
+    "markdown_table",
+    "mean_and_ci",
+    "print_table",
+    "rich_table",
+    "text_line",
+    "text_table",
+]
 
 
 def cell_text(value: Any, float_format: str = "{:.4f}") -> str:
     """One cell as text: floats through ``float_format``, everything else through ``str``."""
     return float_format.format(value) if isinstance(value, float) else str(value)
+
+
+def mean_and_ci(mean: float, half_width: float, samples: int, number: str = "{:.3f}") -> str:
+    """``mean ± half-width`` of a 95 % interval; ``n/a`` where a value does not exist: no mean
+    without a sample, no interval from one (``± 0.000`` would claim a certainty nobody measured).
+
+    Example:
+        >>> mean_and_ci(0.8123, 0.0412, 5), mean_and_ci(0.8123, 0.0, 1), mean_and_ci(0.0, 0.0, 0)
+        ('0.812 ± 0.041', '0.812 ± n/a', 'n/a')
+        >>> mean_and_ci(0.05, 0.02, 3, "{:+.3f}")
+        '+0.050 ± 0.020'
+    """
+    if samples < 1:
+        return "n/a"
+    spread = "n/a" if samples < 2 else number.format(half_width).lstrip("+")
+    return f"{number.format(mean)} ± {spread}"
 
 
 def markdown_table(
@@ -115,3 +140,39 @@ def rich_table(
     for row in rows:
         table.add_row(*(cell_text(value, float_format) for value in row))
     return table
+
+
+def print_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    float_format: str = "{:.4f}",
+    right_aligned: Sequence[bool] | None = None,
+    min_width: int = 0,
+    file: TextIO | None = None,
+) -> None:
+    """Print a table for a terminal: box-drawn with ``rich`` when it is installed, else the
+    title and :func:`text_table` (rich comes with the ``train`` extra; commands of the core
+    print their tables too).
+
+    Args:
+        headers: The column names.
+        rows: The cells, values or already-formatted strings.
+        title: A line above the table.
+        float_format: How floats are written.
+        right_aligned: Per column, as in :func:`text_table`.
+        min_width: The console width rich lays the table out in, at least (wide tables).
+        file: Where to print (default ``sys.stdout``).
+    """
+    out = sys.stdout if file is None else file
+    try:
+        from rich.console import Console
+    except ImportError:
+        if title:
+            print(title, file=out)
+        print(text_table(headers, rows, float_format, right_aligned), file=out)
+        return
+    console = Console(file=out)
+    if min_width > console.width:
+        console = Console(file=out, width=min_width)
+    console.print(rich_table(headers, rows, title, float_format, right_aligned))

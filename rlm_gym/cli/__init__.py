@@ -49,7 +49,10 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def _one_line(text: object) -> str:
-    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    """The text on one line, without an ``Error:`` of its own (SB3 starts messages with one,
+    and the line already says ``error:``)."""
+    line = " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    return re.sub(r"^error:\s*", "", line, flags=re.IGNORECASE)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,6 +25,11 @@ __all__ = ["register"]
 
 
 def _run_ablate(args: argparse.Namespace) -> int:
+    from rlm_gym.training import require
+
+    require("torch", "stable_baselines3", "matplotlib")  # matplotlib: ablation.png, curves.png
+    if args.backend == "ray":
+        require("ray")
     check_env_id(args.env)
     from rlm_gym.training import ablate
 

@@ -1,8 +1,9 @@
 """``rlm-gym evaluate``: the true score of trained models and baselines, in one table.
 
 An agent is a baseline name or a run directory / model file; a run directory brings its own env
-id and env kwargs (its ``config.json``). The table is printed as a terminal table (``rich``),
-Markdown or JSON; :func:`print_comparison` also shows ``rlm-gym demo``'s table.
+id and env kwargs (its ``config.json``). The table is printed for a terminal (``rich`` when it
+is installed, else aligned text), as Markdown or as JSON; :func:`print_comparison` also shows
+``rlm-gym demo``'s table. The baselines need only the core; models need the ``train`` extra.
 """
 
 from __future__ import annotations
@@ -14,20 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.cli.options import add_quiet, check_env_id, note, parse_assignments, positive_int
+from rlm_gym.cli.options import (
+    add_quiet,
+    check_env_id,
+    model_file,
+    note,
+    parse_assignments,
+    positive_int,
+)
 from rlm_gym.envs import CRAWL_ENV_ID
-from rlm_gym.tables import rich_table
+from rlm_gym.tables import print_table
 
 __all__ = ["print_comparison", "register"]
-
-
-def _console() -> Any:
-    from rlm_gym.training import require
-
-    require("rich")
-    from rich.console import Console
-
-    return Console(width=max(Console().width, 170))
 
 
 def print_comparison(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
@@ -40,14 +39,13 @@ def print_comparison(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
     if fmt == "markdown":
         print(format_table(rows))
         return
-    console = _console()
     cells = [table_cells(row) for row in rows]
     keep = [i for i in range(len(cells[0])) if any(c[i][1] for c in cells)]
     headers = [cells[0][i][0] for i in keep]
     values = [[row_cells[i][1] for i in keep] for row_cells in cells]
     # the agent's name on the left, the numbers on the right
     right_aligned = [i != 0 for i in keep]
-    console.print(rich_table(headers, values, title=title, right_aligned=right_aligned))
+    print_table(headers, values, title=title, right_aligned=right_aligned, min_width=170)
 
 
 def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str, Any]]:
@@ -56,7 +54,7 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
     A run directory brings its own env id and env kwargs (its ``config.json``); all run
     directories must agree, and ``--env`` may not contradict them.
     """
-    from rlm_gym.training import BASELINES, RUN_CONFIG_FILE, find_model, read_run_config
+    from rlm_gym.training import BASELINES, RUN_CONFIG_FILE, read_run_config
 
     agents: list[Any] = []
     env_ids: dict[str, str] = {}
@@ -71,7 +69,7 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
             if "/" in agent or agent.endswith(".zip"):
                 raise FileNotFoundError(f"No such model file or run directory: {agent}")
             raise unknown_name_error("agent (baseline or model path)", agent, BASELINES)
-        model = find_model(path)
+        model = model_file(agent, "AGENT")
         run_dir = model.parent
         if (run_dir / RUN_CONFIG_FILE).is_file():
             config = read_run_config(run_dir)
@@ -102,9 +100,11 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
-    from rlm_gym.training import BASELINES, comparison_table, evaluate
+    from rlm_gym.training import BASELINES, comparison_table, evaluate, require
 
     agents, env_id, env_kwargs = _resolve_agents(args)
+    if any(agent not in BASELINES for agent in agents):
+        require("torch", "stable_baselines3")  # the models; the baselines need only the core
     if args.baselines:
         agents = [*agents, *(b for b in BASELINES if b not in agents)]
     if not agents:

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import zipfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import did_you_mean
@@ -18,10 +21,12 @@ __all__ = [
     "add_quiet",
     "check_env_id",
     "check_hp",
+    "model_file",
     "non_negative_int",
     "note",
     "parse_assignments",
     "parse_seeds",
+    "parse_weights",
     "positive_int",
     "split_names",
 ]
@@ -98,6 +103,59 @@ def parse_assignments(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
         except json.JSONDecodeError:
             result[key] = value
     return result
+
+
+def parse_weights(items: Sequence[str] | None) -> dict[str, float]:
+    """``--weight NAME=NUMBER`` pairs: component weights, finite numbers.
+
+    Example:
+        >>> parse_weights(["success=2", "quantity=0.5"])
+        {'success': 2.0, 'quantity': 0.5}
+        >>> parse_weights(["success=abc"])
+        Traceback (most recent call last):
+        ...
+        ValueError: Expected `--weight` as NAME=NUMBER (e.g. success=2), got 'success=abc'
+    """
+    weights: dict[str, float] = {}
+    for item in items or ():
+        name, sep, text = item.partition("=")
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = math.nan
+        if not sep or not name.strip() or not math.isfinite(weight):
+            raise ValueError(f"Expected `--weight` as NAME=NUMBER (e.g. success=2), got {item!r}")
+        weights[name.strip()] = weight
+    return weights
+
+
+# What every stable-baselines3 save holds (its JSON settings and the network's weights).
+_SB3_MODEL_MEMBERS = frozenset({"data", "policy.pth"})
+
+
+def model_file(path: str, argument: str) -> Path:
+    """The model file of a run directory or model path given as ``argument``, checked to be a
+    model ``rlm-gym train`` saved (a stable-baselines3 zip) before any work starts.
+
+    Raises:
+        FileNotFoundError: No such path, or a directory without a model.
+        ValueError: The file is not a stable-baselines3 model.
+    """
+    from rlm_gym.training import find_model
+
+    model = find_model(path)
+    try:
+        with zipfile.ZipFile(model) as archive:
+            members: set[str] | None = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError):
+        members = None
+    if members is None or not _SB3_MODEL_MEMBERS.issubset(members):
+        kind = "not a zip file" if members is None else "a zip without an SB3 model in it"
+        raise ValueError(
+            f"`{argument}` {path}: {model} is {kind}; expected a model `rlm-gym train` saved "
+            "(model.zip, best_model.zip or checkpoint.zip in its run directory)"
+        )
+    return model
 
 
 def split_names(values: Sequence[str] | None) -> list[str]:

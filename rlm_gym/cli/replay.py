@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rlm_gym.cli.options import positive_int
+from rlm_gym.cli.options import model_file, positive_int
 
 __all__ = ["register"]
 
@@ -17,6 +17,7 @@ def _run_replay(args: argparse.Namespace) -> int:
     if args.gif is not None:
         require("PIL")
 
+    model_file(args.run, "RUN")
     replay(args.run, episodes=args.episodes, seed=args.seed, gif=args.gif)
     return 0
 

@@ -15,9 +15,12 @@ Items and CSV become one crawl result (``--required f1,f2``, ``--pages``, ``--ti
 Output goes to stdout as it is scored (``--format table|json|csv``), problems to stderr.
 ``--explain`` adds each crawl's per-field diagnostics (type, share invalid, example bad values,
 systematic defects); ``--bad-rows FILE`` writes the rows :func:`rlm_gym.crawl.check_items`
-rejects as JSON lines. Exit codes: 0 scored (invalid lines skipped with ``--skip-invalid``),
-1 invalid lines or nothing to score (nothing is written to stdout then), 2 an unreadable file,
-bad arguments or an unknown policy.
+rejects as JSON lines. Before scoring, a file that is not crawl data is refused: binary
+content, an empty file, no items, no item a JSON object, a CSV whose rows mostly do not fit its
+header (a few ragged rows are scored and named on stderr). A crawl without items is never
+better than ``poor``. Exit codes: 0 scored (invalid lines skipped with ``--skip-invalid``),
+1 invalid lines (nothing is written to stdout then), 2 an unreadable file or one that is not
+crawl data, bad arguments or an unknown policy.
 """
 
 from __future__ import annotations
@@ -173,9 +176,10 @@ def _score_and_write(
                 file=sys.stderr,
             )
             return 1
-        if not scored:
+        if not scored:  # every line invalid, and skipped
             print(
-                f"rlm-gym score: error: no crawl results to score in {args.file}", file=sys.stderr
+                f"rlm-gym score: error: no valid crawl result to score in {args.file}",
+                file=sys.stderr,
             )
             return 1
         if spool is not None:

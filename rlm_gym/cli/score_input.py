@@ -30,10 +30,16 @@ from rlm_gym.crawl import readers
 from rlm_gym.crawl.batch import short_repr
 from rlm_gym.crawl.patterns import PATTERN_TYPES
 
-__all__ = ["check_arguments", "comma_names", "open_binary", "read_lines"]
+__all__ = ["ACCEPTED", "check_arguments", "comma_names", "open_binary", "read_lines"]
 
 # The options that describe a scraper's items; a crawl result carries its own.
 _ITEMS_OPTIONS = ("pages", "time_ms", "domain", "columns", "items_key", "encoding")
+# Said with every file refused as not crawl data.
+ACCEPTED = (
+    "score reads crawl results (JSON, one per line), a scraper's items (JSON objects) or a "
+    "CSV with a header row"
+)
+_RAGGED_SHOWN = 3
 
 
 def comma_names(text: str | None, option: str) -> list[str]:
@@ -106,9 +112,63 @@ def _header_problem(items: Sequence[Any]) -> str | None:
     return None
 
 
+def _not_crawl_data(args: argparse.Namespace, problem: str) -> ValueError:
+    return ValueError(f"{args.file}: {problem}; {ACCEPTED}")
+
+
+def _check_items(args: argparse.Namespace, items: list[Any], input_format: str) -> None:
+    """Refuse a file whose items cannot be a crawl: none at all, or none a JSON object (a
+    crawl of zero items would score as a successful empty crawl)."""
+    if not items:
+        what = "a header row and no data rows" if input_format == "csv" else "an empty list"
+        raise _not_crawl_data(args, f"no items to score ({what})")
+    if not any(isinstance(item, dict) for item in items):
+        first = items[0]
+        raise _not_crawl_data(
+            args,
+            f"no item is a JSON object of fields (item 1 is {readers.describe(first)}: "
+            f"{short_repr(first, 30)})",
+        )
+
+
+def _mend_ragged_rows(
+    args: argparse.Namespace, data: bytes, items: list[Any], columns: Sequence[str] | None
+) -> None:
+    """Rows with more or fewer cells than the header: said on stderr by their line and scored
+    as they are (the extra cells dropped, never a column named None); a file where most rows
+    are ragged is no table and is refused."""
+    if not any(None in item or None in item.values() for item in items):
+        return
+    text = readers.decode(data, args.encoding)[0]
+    ragged = readers.ragged_rows(text, args.delimiter, columns)
+    where = [
+        f"line {line} has {cells} cell{'s' * (cells != 1)}"
+        for line, cells, _ in ragged[:_RAGGED_SHOWN]
+    ]
+    more = f" and {len(ragged) - _RAGGED_SHOWN} more" if len(ragged) > _RAGGED_SHOWN else ""
+    width = ragged[0][2] if ragged else 0
+    if 2 * len(ragged) > len(items):
+        raise _not_crawl_data(
+            args,
+            f"not a table: {len(ragged)} of {len(items)} rows do not have the header's {width} "
+            f"cells ({', '.join(where)}{more})",
+        )
+    for item in items:
+        item.pop(None, None)
+    print(
+        f"rlm-gym score: warning: {args.file}: {len(ragged)} of {len(items)} rows do not have "
+        f"the header's {width} cells, scored as they are (extra cells dropped, missing ones "
+        f"empty): {', '.join(where)}{more}",
+        file=sys.stderr,
+    )
+
+
 def _items_result(args: argparse.Namespace, data: bytes, input_format: str) -> dict[str, Any]:
     columns = comma_names(args.columns, "--columns") or None
     name = "" if args.file == "-" else args.file
+    binary = readers.binary_content(data)
+    if binary is not None:
+        raise _not_crawl_data(args, binary)
     try:
         items = readers.read_items(
             data,
@@ -121,6 +181,9 @@ def _items_result(args: argparse.Namespace, data: bytes, input_format: str) -> d
         )
     except ValueError as error:
         raise ValueError(f"{args.file}: {error}") from None
+    _check_items(args, items, input_format)
+    if input_format == "csv":
+        _mend_ragged_rows(args, data, items, columns)
     problem = _header_problem(items) if input_format == "csv" and not columns else None
     if problem:
         print(
@@ -182,16 +245,20 @@ def read_lines(
     """The numbered crawl results of the open file, and the schema fields to score them with.
 
     ``--input-format auto`` decides from the file's name and first line
-    (:func:`rlm_gym.crawl.readers.detect_format`); an empty file is crawl results (none).
+    (:func:`rlm_gym.crawl.readers.detect_format`).
+
+    Raises:
+        ValueError: An empty file, or one that is not crawl data: binary content, no items,
+            no item a JSON object, a CSV whose rows mostly do not fit its header.
     """
     try:
         consumed, first = _first_line(handle)
     except OSError as error:
         raise ValueError(f"cannot read {args.file}: {error.strerror or error}") from None
+    if not first.strip():
+        raise _not_crawl_data(args, "the file is empty")
     input_format = args.input_format
-    if input_format == "auto" and not first.strip():
-        input_format = "results"  # an empty file: "no crawl results to score"
-    elif input_format == "auto":
+    if input_format == "auto":
         input_format = readers.detect_format(first, "" if args.file == "-" else args.file)
     schema_fields = comma_names(args.required, "--required") + list(args.schema_fields or [])
     if input_format == "results":

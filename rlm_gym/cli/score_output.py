@@ -2,7 +2,8 @@
 
 Three formats (``--format``): an aligned ``table`` (through :mod:`rlm_gym.tables`), one
 ``json`` document (``policy``, ``results``, ``summary``, ``invalid``) and ``csv`` (one row per
-crawl). Rows are written the moment they are scored, so nothing grows with the log.
+crawl, numbers with the table's four decimals). Rows are written the moment they are scored,
+so nothing grows with the log.
 """
 
 from __future__ import annotations
@@ -115,7 +116,8 @@ class _CsvWriter(RowWriter):
             details = row["details"]
             values += [details.get(key) for key in EXPLAIN_KEYS[:-1]]
             values.append("; ".join(str(defect) for defect in details.get("defects") or ()))
-        self.writer.writerow(values)
+        # the table's decimals, not repr's float noise (-0.44999999999999996)
+        self.writer.writerow(["" if value is None else cell_text(value) for value in values])
 
 
 WRITERS: dict[str, type[RowWriter]] = {

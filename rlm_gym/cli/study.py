@@ -11,6 +11,7 @@ from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.cli.options import add_quiet, parse_seeds, positive_int
+from rlm_gym.tables import mean_and_ci
 
 __all__ = ["register"]
 
@@ -18,7 +19,8 @@ __all__ = ["register"]
 def _run_study(args: argparse.Namespace) -> int:
     from rlm_gym.training import require
 
-    require("torch", "stable_baselines3")
+    if not args.no_train:  # --no-train only reads finished runs and scores the baselines
+        require("torch", "stable_baselines3")
     from rlm_gym.training import STUDIES, run_study
 
     if args.name not in STUDIES:
@@ -38,14 +40,17 @@ def _run_study(args: argparse.Namespace) -> int:
     print(f"{results['study']}: {results['question']}")
     print(f"seeds complete: {results['seeds_complete']} ({results['runs_done']} runs)")
     for name, row in results["variants"].items():
+        seeds = len(row["seeds"])
         paired = (
             ""
             if name == reference
-            else f"  vs {reference}: {row['vs_reference']:+.3f} ± {row['vs_reference_ci95']:.3f}"
+            else f"  vs {reference}: "
+            + mean_and_ci(row["vs_reference"], row["vs_reference_ci95"], seeds, "{:+.3f}")
         )
+        normalised = f"{row['normalised']:.2f}" if seeds else "n/a"
         print(
-            f"  {name:<26} {row['score']:.3f} ± {row['score_ci95']:.3f}"
-            f"  normalised {row['normalised']:.2f}{paired}"
+            f"  {name:<26} {mean_and_ci(row['score'], row['score_ci95'], seeds)}"
+            f"  normalised {normalised}{paired}"
         )
     return 0
 

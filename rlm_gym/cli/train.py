@@ -25,6 +25,7 @@ from rlm_gym.cli.options import (
     non_negative_int,
     note,
     parse_assignments,
+    parse_weights,
     positive_int,
     split_names,
 )
@@ -59,6 +60,22 @@ def _check_policy(policy: str, disable: Sequence[str], weights: dict[str, Any]) 
             raise unknown_name_error("component", name, names, f"of policy '{policy}'")
 
 
+# What to do instead of an rl-zoo3 key rlm-gym refuses, by the key the refusal names.
+_ZOO_HINTS = {
+    "env_wrapper": "rlm-gym wraps the env in the reward policy itself (--policy, --disable, "
+    "--weight): remove `env_wrapper` from the file, or train with rl-zoo3 itself "
+    "(`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)",
+    "vec_env_wrapper": "remove it from the file, or train with rl-zoo3 itself "
+    "(`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)",
+}
+
+
+def _zoo_hint(message: str) -> str:
+    """``; <what to do instead>`` for a refused rl-zoo3 key named first in ``message``."""
+    key = message.split("`")[1] if message.startswith("`") and message.count("`") >= 2 else ""
+    return f"; {_ZOO_HINTS[key]}" if key in _ZOO_HINTS else ""
+
+
 def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
     """Flag values over the ``--hyperparams`` file over ``TRAIN_DEFAULTS``."""
     settings = {key: getattr(args, key) for key in TRAIN_DEFAULTS}
@@ -68,7 +85,11 @@ def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
     if args.hyperparams is not None:
         from rlm_gym.training import load_zoo_hyperparams
 
-        zoo = load_zoo_hyperparams(args.hyperparams, settings["env"], args.algo or "ppo")
+        try:
+            zoo = load_zoo_hyperparams(args.hyperparams, settings["env"], args.algo or "ppo")
+        except (ValueError, TypeError) as error:
+            message = f"`--hyperparams`: {error}{_zoo_hint(str(error))}"
+            raise type(error)(message) from None
         hyperparams.update(zoo["hyperparams"])
         if settings["timesteps"] is None:
             settings["timesteps"] = zoo["total_timesteps"]
@@ -88,11 +109,13 @@ def _run_train(args: argparse.Namespace) -> int:
     from rlm_gym.training import require
 
     require("torch", "stable_baselines3")
+    if args.hyperparams is not None:
+        require("yaml")
     if args.resume is not None:
         return _run_resume(args)
     settings = _train_settings(args)
     disable = split_names(args.disable)
-    weights = parse_assignments(args.weight, "--weight")
+    weights = parse_weights(args.weight)
     _check_policy(settings["policy"], disable, weights)
     from rlm_gym.training import crawl_potential, default_run_name, train
 
@@ -181,7 +204,9 @@ def register(subparsers: Any) -> None:
         metavar="NAMES",
         help="components to switch off (comma-separated, repeatable)",
     )
-    train.add_argument("--weight", action="append", metavar="NAME=W", help="component weight")
+    train.add_argument(
+        "--weight", action="append", metavar="NAME=NUMBER", help="a component's weight"
+    )
     train.add_argument("--config", action="append", metavar="KEY=VALUE", help="policy config")
     train.add_argument("--timesteps", type=positive_int, default=None, help="default 300000")
     train.add_argument("--n-envs", type=positive_int, default=None, help="default 4")

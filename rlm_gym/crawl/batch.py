@@ -7,7 +7,8 @@ says why a crawl scored as it did, :func:`bad_rows` lists the items
 command line does that.
 
 A scored row is ``{"line", "domain", "pattern_type", "tier", "bucket", "reward", "components"}``
-(:data:`ROW_KEYS` and the per-component values).
+(:data:`ROW_KEYS` and the per-component values). A crawl without a single item (an object) is
+never better than ``poor``, whatever its reward.
 """
 
 from __future__ import annotations
@@ -73,10 +74,13 @@ def _score_one(
     pattern_type = details["pattern_type"]
     thresholds = pattern_thresholds(pattern_type)
     data = result["data"] or ()
+    tier = own.get("tier") or classify_quality_tier(signal.value, thresholds, len(data))
+    if not any(isinstance(item, dict) for item in data):
+        tier = "poor"  # a crawl that extracted nothing, however fast and error-free, is poor
     return {
         "domain": str(result.get("domain") or "unknown"),
         "pattern_type": pattern_type,
-        "tier": own.get("tier") or classify_quality_tier(signal.value, thresholds, len(data)),
+        "tier": tier,
         "bucket": own.get("bucket") or storage_bucket(signal.value, thresholds),
         "reward": signal.value,
         "components": {name: float(value) for name, value in signal.components.items()},

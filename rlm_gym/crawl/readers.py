@@ -40,11 +40,14 @@ from rlm_gym._validation import unknown_name_error
 __all__ = [
     "INPUT_FORMATS",
     "CONTAINER_KEYS",
+    "binary_content",
     "decode",
     "sniff_delimiter",
     "read_csv_items",
+    "ragged_rows",
     "read_json_items",
     "read_items",
+    "describe",
     "detect_format",
     "is_crawl_result",
     "pretty_crawl_results",
@@ -76,6 +79,17 @@ _BOMS = (  # longest first: the UTF-32-LE mark starts with the UTF-16-LE one
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+# The first bytes of the files most often renamed or exported by mistake, and what they are.
+_BINARY_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x1f\x8b", "gzip-compressed (decompress it first)"),
+    (b"PK\x03\x04", "a zip archive, such as an Excel .xlsx (export it as CSV)"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+_BINARY_SCAN = 8000  # git's rule: a NUL byte in the first 8000 bytes makes a file binary
 _SNIFF_CHARS = 64 * 1024
 _SNIFF_ROWS = 50
 
@@ -114,6 +128,25 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
         except UnicodeDecodeError:
             continue
     return data.decode("latin-1"), "latin-1"
+
+
+def binary_content(data: bytes) -> str | None:
+    r"""What a file's bytes are when they are not text (an image, an archive, any file with a
+    NUL byte early on), else None. Text in UTF-16 or UTF-32 with its byte-order mark is text.
+
+    Example:
+        >>> binary_content(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+        'binary content, not text: it looks like a PNG image'
+        >>> binary_content(b"name,price\x00\n"), binary_content("name".encode("utf-16"))
+        ('binary content, not text (a NUL byte at offset 10)', None)
+    """
+    if data.startswith(tuple(mark for mark, name in _BOMS if name != "utf-8-sig")):
+        return None
+    for signature, kind in _BINARY_SIGNATURES:
+        if data.startswith(signature):
+            return f"binary content, not text: it looks like {kind}"
+    nul = data.find(b"\x00", 0, _BINARY_SCAN)
+    return None if nul < 0 else f"binary content, not text (a NUL byte at offset {nul})"
 
 
 def _complete_rows(sample: str, delimiter: str) -> list[list[str]]:
@@ -183,6 +216,37 @@ def read_csv_items(
         raise ValueError(f"line {reader.line_num}: invalid CSV: {error}") from None
 
 
+def ragged_rows(
+    text: str, delimiter: str | None = None, columns: Sequence[str] | None = None
+) -> list[tuple[int, int, int]]:
+    r"""The CSV rows whose number of cells is not the header's, as ``(line, cells, header
+    cells)``; blank lines are skipped as :func:`read_csv_items` skips them.
+
+    ``read_csv_items`` keeps such rows (a short row lacks its last values, a long row's extra
+    cells go under the key None); this says which rows they are, by the line each starts on.
+
+    Example:
+        >>> ragged_rows("name,price\nSofa,12\nLamp,5,extra\n\nChair\n")
+        [(3, 3, 2), (5, 1, 2)]
+    """
+    delimiter = sniff_delimiter(text) if delimiter is None else delimiter
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    width = len(columns) if columns else None
+    ragged: list[tuple[int, int, int]] = []
+    line = 1
+    try:
+        for row in reader:
+            if row:
+                if width is None:
+                    width = len(row)
+                elif len(row) != width:
+                    ragged.append((line, len(row), width))
+            line = reader.line_num + 1
+    except csv.Error as error:
+        raise ValueError(f"line {reader.line_num}: invalid CSV: {error}") from None
+    return ragged
+
+
 def _json_values(text: str) -> Iterator[tuple[int, Any]]:
     """Every JSON value in ``text`` (JSON lines, or values written one after another) with the
     line it starts on."""
@@ -206,7 +270,13 @@ def _json_values(text: str) -> Iterator[tuple[int, Any]]:
         position = end
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any) -> str:
+    """What kind of JSON value ``value`` is, for messages.
+
+    Example:
+        >>> describe([1]), describe({}), describe(2.5), describe(None)
+        ('an array', 'an object', 'a number', 'null')
+    """
     names = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
     return names.get(type(value), "an object" if isinstance(value, dict) else "a number")
 
@@ -218,7 +288,7 @@ def _unwrap(document: Mapping[str, Any], items_key: str | None) -> list[Any]:
         found = document[items_key]
         if not isinstance(found, list):
             raise ValueError(
-                f"Expected a list of items under `items_key` {items_key!r}, got {_describe(found)}"
+                f"Expected a list of items under `items_key` {items_key!r}, got {describe(found)}"
             )
         return found
     if len(document) == 1:
@@ -256,7 +326,7 @@ def read_json_items(text: str, items_key: str | None = None) -> list[Any]:
             return document
         if isinstance(document, dict):
             return _unwrap(document, items_key)
-        raise ValueError(f"expected JSON objects or an array of them, got {_describe(document)}")
+        raise ValueError(f"expected JSON objects or an array of them, got {describe(document)}")
     if all(isinstance(value, list) for value in values):  # arrays appended one after another
         return [item for value in values for item in value]
     return values
@@ -348,7 +418,8 @@ def read_items(
 
     Raises:
         ValueError: Undecodable bytes with a forced encoding, invalid JSON or CSV (with the
-            line), an empty file, a file of crawl results, an unknown format.
+            line), an empty file, binary content (:func:`binary_content`), a file of crawl
+            results, an unknown format.
         OSError: The file cannot be read.
 
     Example:
@@ -364,6 +435,11 @@ def read_items(
         name = name or os.fspath(source)
         with open(source, "rb") as handle:
             data = handle.read()
+    if not data.strip():
+        raise ValueError("the file is empty")
+    binary = binary_content(data)
+    if binary is not None:
+        raise ValueError(binary)
     text, _ = decode(data, encoding)
     if not text.strip():
         raise ValueError("the file is empty")

@@ -9,12 +9,13 @@ import io
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 import rlm_gym
-from rlm_gym.cli import main
+from rlm_gym.cli import _run, build_parser, main
 from rlm_gym.envs import CRAWL_ENV_ID
 
 RLM_GYM = [sys.executable, "-m", "rlm_gym.cli"]
@@ -67,6 +68,9 @@ NO_TRAINING = [
     (["train", "--hp", "n_step=64"], "Did you mean 'n_steps'?"),
     (["train", "--hp", "n_steps"], "Expected `--hp` as KEY=VALUE"),
     (["ablate", "--hp", "batch_size=0.5"], "Expected `--hp batch_size` to be a positive integer"),
+    (["train", "--weight", "success=abc"], "Expected `--weight` as NAME=NUMBER"),
+    (["train", "--weight", "success"], "Expected `--weight` as NAME=NUMBER"),
+    (["train", "--weight", "success=nan"], "Expected `--weight` as NAME=NUMBER"),
     # unknown ids and names
     (["train", "--env", "CartPol-v1"], "Unknown env id 'CartPol-v1'. Did you mean 'CartPole-v1'?"),
     (["compare", "--env", "CartPol-v1"], "Did you mean 'CartPole-v1'?"),
@@ -111,6 +115,49 @@ def test_maskable_ppo_on_an_env_without_masks_is_refused(capsys):
 
 def test_a_directory_without_a_model_is_named_not_model_zip_zip(capsys, empty_dir):
     _assert_one_line_error(capsys, ["evaluate", str(empty_dir)], f"No model in {empty_dir}")
+
+
+@pytest.mark.parametrize("command", ["evaluate", "replay"])
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [(b"not a zip", "is not a zip file"), (None, "is a zip without an SB3 model in it")],
+)
+def test_a_file_that_is_no_model_is_named_once_with_what_is_expected(
+    command, content, kind, capsys, tmp_path
+):
+    path = tmp_path / "model.zip"
+    if content is None:
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("notes.txt", "hello")
+    else:
+        path.write_bytes(content)
+    argument = "AGENT" if command == "evaluate" else "RUN"
+    _assert_one_line_error(
+        capsys, [command, str(path)], f"error: `{argument}` {path}: {path} {kind}"
+    )
+    assert "Error: " not in capsys.readouterr().err
+
+
+def test_an_error_with_an_error_prefix_of_its_own_gets_one_prefix(capsys):
+    def sb3_style(args):  # stable-baselines3's load: ValueError("Error: the file ...")
+        raise ValueError("Error: the file x.zip wasn't a zip-file")
+
+    args = build_parser().parse_args(["policies"])
+    args.func = sb3_style
+    assert _run(args) == 2
+    assert capsys.readouterr().err == "rlm-gym policies: error: the file x.zip wasn't a zip-file\n"
+
+
+def test_the_rl_zoo3_example_is_refused_with_what_to_do_instead(capsys):
+    pytest.importorskip("yaml")
+    pytest.importorskip("stable_baselines3")
+    example = Path(__file__).resolve().parents[2] / "examples/clients/rl_zoo3_ppo.yml"
+    argv = ["train", "--hyperparams", str(example), "--timesteps", "64"]
+    _assert_one_line_error(capsys, argv, "`--hyperparams`: `env_wrapper` in ")
+    _exit_code(argv)
+    err = capsys.readouterr().err
+    assert "rlm-gym wraps the env in the reward policy itself (--policy" in err
+    assert "python -m rl_zoo3.train" in err
 
 
 def test_resume_refuses_run_flags(capsys, empty_dir):

@@ -143,8 +143,8 @@ def test_unknown_policy_exits_2_with_a_suggestion(capsys):
 
 
 def test_empty_file_is_an_error(tmp_path, capsys):
-    assert main(["score", _write(tmp_path, [""])]) == 1
-    assert "no crawl results" in capsys.readouterr().err
+    assert main(["score", _write(tmp_path, [""])]) == 2
+    assert "the file is empty" in capsys.readouterr().err
 
 
 def test_register_adds_score_to_a_parent_parser():
@@ -317,7 +317,7 @@ def test_explain_json_and_csv_carry_the_diagnostics(tmp_path, capsys, explained)
     assert explain["valid_share"] == 0.62 and explain["junk_items"] == 2
     main(["score", path, "--policy", "binary", "--explain", "--format", "csv"])
     row = next(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert row["valid_share"] == "0.62"
+    assert row["valid_share"] == "0.6200"
     assert row["defects"].startswith("rating: invalid on 64 %")
 
 

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from rlm_gym.crawl.readers import (
+    binary_content,
     crawl_result_from_items,
     decode,
     detect_format,
+    ragged_rows,
     read_csv_items,
     read_items,
     read_json_items,
@@ -200,3 +202,34 @@ def test_crawl_result_from_items_has_the_spec_shape():
         "pattern_type": "product_list",
         "domain": "x",
     }
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "it looks like a PNG image"),
+        (b"PK\x03\x04\x14\x00", "a zip archive, such as an Excel .xlsx (export it as CSV)"),
+        (b"\x1f\x8b\x08\x00", "gzip-compressed (decompress it first)"),
+        (b"name,price\nSofa,\x00\x00\n", "a NUL byte at offset 16"),
+    ],
+)
+def test_binary_content_is_named_and_refused(data, problem):
+    assert problem in binary_content(data)
+    with pytest.raises(ValueError, match="binary content, not text"):
+        read_items(data, name="export.csv")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-8-sig", "cp1252"])
+def test_text_in_any_encoding_with_its_mark_is_not_binary(encoding):
+    assert binary_content("name;price\nSofa;12,99 €\n".encode(encoding)) is None
+
+
+def test_the_corpus_files_are_not_binary():
+    assert [path.name for path in RAW_FILES if binary_content(path.read_bytes())] == []
+
+
+def test_ragged_rows_are_named_by_the_line_they_start_on():
+    text = 'name,note\n"Sofa","two\nlines"\nLamp,5,extra\n\nChair\n'
+    assert ragged_rows(text) == [(4, 3, 2), (6, 1, 2)]
+    assert ragged_rows("Sofa,12\nLamp\n", columns=["name", "price"]) == [(2, 1, 2)]
+    assert ragged_rows("name,price\nSofa,12\n") == []
