@@ -11,7 +11,18 @@ from typing import Any
 
 from rlm_gym.crawl import WEIGHTED_COMPONENTS, crawl_reward
 
-__all__ = ["crawl_result_from_info", "episode_record"]
+__all__ = ["TASK_KEYS", "crawl_result_from_info", "episode_record"]
+
+# The crawl env's task outcome (``info["task"]`` on an episode's last step), in its order.
+TASK_KEYS: tuple[str, ...] = (
+    "job_done",
+    "valid_items",
+    "items",
+    "pages",
+    "requests",
+    "time_ms",
+    "banned",
+)
 
 
 def crawl_result_from_info(info: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -38,9 +49,13 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
 
     ``score`` is the episode's *true* return: the sum of the env's own rewards (for the crawl
     env, the unablated crawl reward of the final result), whatever reward policy trained the
-    agent. When the last step carries a crawl result, the record adds the crawl reward's raw
+    agent - or, where the last step reports it, ``info["true_crawl_score"]``: the crawl score
+    of the ground truth, which Crawl-v2's reward (the crawler's recorded success) is not.
+    When the last step carries a crawl result, the record adds the crawl reward's raw
     scores (``WEIGHTED_COMPONENTS``), ``tier``, ``pattern_type``, ``items``, ``pages``,
-    ``time_per_page_ms`` and ``strategy`` (recomputed with ``rlm_gym.crawl.crawl_reward``).
+    ``time_per_page_ms`` and ``strategy`` (recomputed with ``rlm_gym.crawl.crawl_reward``);
+    when it carries the task outcome (``info["task"]``), every ``TASK_KEYS`` entry as a number
+    (``job_done`` and ``banned`` as 1.0 / 0.0, so their means are rates).
 
     Args:
         info: The ``info`` of the episode's last step.
@@ -54,7 +69,11 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
         >>> episode_record({}, 1.5, 3)
         {'score': 1.5, 'length': 3}
     """
-    record: dict[str, Any] = {"score": float(true_return), "length": int(length)}
+    true_score = info.get("true_crawl_score", true_return)
+    record: dict[str, Any] = {"score": float(true_score), "length": int(length)}
+    task = info.get("task")
+    if isinstance(task, Mapping):
+        record.update((key, float(task[key])) for key in TASK_KEYS if key in task)
     crawl_result = crawl_result_from_info(info)
     if crawl_result is None:
         return record

@@ -22,7 +22,7 @@ from rlm_gym.crawl.patterns import TIERS
 from rlm_gym.envs import BEST_FIXED_STRATEGY, CRAWL_ENV_ID
 from rlm_gym.tables import markdown_table
 from rlm_gym.training.env_factory import make_bare_env
-from rlm_gym.training.episodes import episode_record
+from rlm_gym.training.episodes import TASK_KEYS, episode_record
 from rlm_gym.training.models import load_model
 from rlm_gym.training.stats import mean_ci95
 
@@ -36,6 +36,7 @@ __all__ = [
     "format_table",
     "model_actor",
     "table_cells",
+    "task_summary",
 ]
 
 BASELINES: tuple[str, ...] = ("random", "heuristic", "best_fixed", "oracle")
@@ -85,11 +86,40 @@ class EvalResult:
             values = [record[key] for record in self.episodes if key in record]
             if values:
                 summary[key] = float(np.mean(values))
+        summary.update(task_summary(self.episodes))
         tiers = [record["tier"] for record in self.episodes if "tier" in record]
         if tiers:
             for tier in TIERS:
                 summary[f"tier_{tier}"] = tiers.count(tier) / len(tiers)
         return summary
+
+
+def task_summary(episodes: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """The task outcome's means with 95 % CIs, and the time per valid item.
+
+    Every ``TASK_KEYS`` entry the records hold gives ``<key>`` (its mean: a rate for
+    ``job_done`` and ``banned``) and ``<key>_ci95``. ``time_per_valid_item_ms`` is the total
+    time over the total valid items (a ratio of sums: episodes without a valid item add their
+    time, not an infinity); absent when no episode delivered one.
+
+    Example:
+        >>> rows = [{"job_done": 1.0, "valid_items": 10.0, "time_ms": 4000.0},
+        ...         {"job_done": 0.0, "valid_items": 0.0, "time_ms": 2000.0}]
+        >>> summary = task_summary(rows)
+        >>> summary["job_done"], summary["time_per_valid_item_ms"]
+        (0.5, 600.0)
+    """
+    summary: dict[str, float] = {}
+    for key in TASK_KEYS:
+        values = [record[key] for record in episodes if key in record]
+        if values and key not in ("items", "pages"):
+            mean, half_width = mean_ci95(values)
+            summary[key], summary[f"{key}_ci95"] = mean, half_width
+    times = [record["time_ms"] for record in episodes if "valid_items" in record]
+    valid = sum(record["valid_items"] for record in episodes if "valid_items" in record)
+    if valid > 0:
+        summary["time_per_valid_item_ms"] = float(sum(times)) / valid
+    return summary
 
 
 def baseline_actor(name: str) -> Actor:
@@ -265,6 +295,9 @@ _COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("± 95% CI", "score_ci95", "{:.3f}"),
     ("normalised", "normalised", "{:.2f}"),
     *((name, name, "{:.2f}") for name in WEIGHTED_COMPONENTS),
+    ("job done %", "job_done", "{:.0%}"),
+    ("valid items", "valid_items", "{:.1f}"),
+    ("s/valid item", "time_per_valid_item_ms", "{:.2f}"),
     ("items", "items", "{:.1f}"),
     ("pages", "pages", "{:.2f}"),
     ("s/page", "time_per_page_ms", "{:.1f}"),
@@ -280,7 +313,7 @@ def table_cells(row: Mapping[str, Any]) -> list[tuple[str, str]]:
         if key == "tiers":
             shares = [row.get(f"tier_{tier}") for tier in TIERS]
             value = "/".join(f"{100 * s:.0f}" for s in shares) if None not in shares else ""
-        elif key == "time_per_page_ms":
+        elif key in ("time_per_page_ms", "time_per_valid_item_ms"):
             value = fmt.format(row[key] / 1000.0) if key in row else ""
         else:
             value = fmt.format(row[key]) if key in row else ""
