@@ -100,6 +100,7 @@ HEADLINE_SENTENCE_SHARE = 0.25
 _SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
 _HEADLINE_ROLES = frozenset({"title", "headline"})
 _PERSON_ROLES = frozenset({"author", "person"})
+_NAME_ROLES = frozenset({"name", "title"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
 
 
@@ -191,6 +192,13 @@ def _is_short_headline(value: str) -> bool:
     return all(ord(char) < 0x2E80 for char in value)
 
 
+def _mostly_words(values: list[Any]) -> bool:
+    """Fewer than half the column's texts are bare whole numbers: a "1984" or a "320" among
+    titles or models is a name, while a column of numbers under a name is shifted."""
+    texts = [value.strip() for value in values if type(value) is str and value.strip()]
+    return sum(text.isdecimal() for text in texts) * 2 < len(texts)
+
+
 def _value_judge(
     kind: str,
     shift: bool,
@@ -198,6 +206,7 @@ def _value_judge(
     headline: bool,
     person: bool,
     header_names: frozenset[str],
+    numbers_are_names: bool = False,
 ) -> Callable[[Any], str]:
     """The judge of one column's values: its type's check, then the column context."""
     if page_wide:
@@ -215,7 +224,11 @@ def _value_judge(
             return reason
         if len(value) <= longest and value.strip().casefold() in header_names:
             return HEADER_ROW
-        if shift and value_kind(value) in _SHIFTED_KINDS:
+        if (
+            shift
+            and value_kind(value) in _SHIFTED_KINDS
+            and not (numbers_are_names and value.strip().isdecimal())
+        ):
             return SHIFTED_COLUMN
         if headline and _is_short_headline(value):
             return SECTION_HEADING
@@ -287,7 +300,12 @@ def judge_items(
         headline = article and kind == "text" and bool(roles & _HEADLINE_ROLES)
         headline = headline and "body" not in roles and _is_headline_column(values)
         person = kind == "text" and bool(roles & _PERSON_ROLES)
-        judge = _value_judge(kind, shift, page_wide, headline, person, header_names)
+        numbers_are_names = (
+            shift and bool(roles & _NAME_ROLES) and not roles & _PERSON_ROLES
+        ) and _mostly_words(values)
+        judge = _value_judge(
+            kind, shift, page_wide, headline, person, header_names, numbers_are_names
+        )
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
         if not all_dicts:
             judged = iter(verdicts)
