@@ -172,7 +172,7 @@ def test_a_number_among_titles_or_models_is_a_name_not_a_shifted_column():
 
 
 def test_a_name_column_of_numbers_is_still_a_shifted_column():
-    data = [{"name": str(n), "price": f"${n}.99"} for n in (12, 48, 7, 250)]
+    data = [{"name": str(n), "price": f"${n}.99"} for n in (12, 48, 75, 250)]
     data.append({"name": "Desk lamp", "price": "$5.99"})
     verdicts = check_items(_result(data, ["name", "price"]))
     assert [v["name"][1] for v in verdicts[:4]] == ["shifted column"] * 4
