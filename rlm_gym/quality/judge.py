@@ -42,6 +42,13 @@ from itertools import chain
 from typing import Any
 
 from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.consistency import (
+    copied_columns,
+    crossed_columns,
+    is_symbol,
+    out_of_place,
+    symbol_column,
+)
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.roles import field_roles, is_item_content
@@ -55,6 +62,7 @@ __all__ = [
     "PAGE_WIDE_VALUE",
     "SECTION_HEADING",
     "NOT_A_NAME",
+    "COPIED_VALUE",
     "NAME_MAX_WORDS",
     "UNUSABLE_REASONS",
     "PAGE_WIDE_MIN_ITEMS",
@@ -73,6 +81,7 @@ SHIFTED_COLUMN = "shifted column"
 PAGE_WIDE_VALUE = "page-wide value"
 SECTION_HEADING = "section heading"
 NOT_A_NAME = "not a name"
+COPIED_VALUE = "copy of another field"
 
 UNUSABLE_REASONS = frozenset(
     {
@@ -239,6 +248,26 @@ def _value_judge(
     return judge
 
 
+def _in_context(
+    judge: Callable[[Any], str], crossed_type: str | None, symbols: bool
+) -> Callable[[Any], str]:
+    """``judge`` with the column-level findings of :mod:`rlm_gym.quality.consistency`: values
+    of a crossed column that its named type cannot hold are shifted; in a symbol column a lone
+    currency sign is a whole value."""
+    if crossed_type is None and not symbols:
+        return judge
+
+    def judge_in_context(value: Any) -> str:
+        reason = judge(value)
+        if symbols and reason in ("too short", "placeholder") and is_symbol(value):
+            return ""
+        if crossed_type is not None and not reason and out_of_place(crossed_type, value):
+            return SHIFTED_COLUMN
+        return reason
+
+    return judge_in_context
+
+
 def judge_items(
     data: Sequence[Any], required: tuple[Any, ...] = (), pattern_type: str | None = None
 ) -> Judgement:
@@ -283,6 +312,8 @@ def judge_items(
     article = pattern_type == "article_extraction" and len(dicts) >= PAGE_WIDE_MIN_ITEMS
     header_names = frozenset(str(name).strip().casefold() for name in names)
     filler = NOT_AN_ITEM if required else MISSING
+    crossed = crossed_columns(columns)
+    copied = copied_columns(dicts, fields, PAGE_WIDE_MIN_ITEMS)
     reasons: dict[Any, list[str]] = {}
     for name in fields:
         values = columns.get(name, [])
@@ -306,7 +337,14 @@ def judge_items(
         judge = _value_judge(
             kind, shift, page_wide, headline, person, header_names, numbers_are_names
         )
+        judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
+        source = copied.get(name)
+        if source is not None:
+            verdicts = [
+                COPIED_VALUE if name in item and item[name] == item.get(source) else verdict
+                for item, verdict in zip(dicts, verdicts, strict=True)
+            ]
         if not all_dicts:
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]
