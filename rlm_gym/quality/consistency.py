@@ -6,9 +6,9 @@ columns (issue 22). The item judge (:mod:`rlm_gym.quality.judge`) applies what t
   (a ``price`` column of bracketed counts "(12)" while the ``reviews`` column holds product
   names; a ``rating`` column of prices while the ``price`` column holds dates). Both columns'
   misplaced values are a shifted column; so are those of a price column that holds counts
-  ("(12)", "12 reviews") on most rows, neighbour or not. A column named for one thing whose values say another
-  with no neighbour missing it is only *retyped* (a Goodreads ``Rating`` column of counts is a
-  count column), never shifted.
+  ("(12)", "12 reviews") on most rows, neighbour or not. A column named for one thing whose
+  values say another with no neighbour missing it is only *retyped* (a Goodreads ``Rating``
+  column of counts is a count column), never shifted.
 - **copied values** — a field that is no name (an address, a description, a count) repeating
   the item's own name or title on most items: the selector caught the name again (OpenRice's
   ``Address`` holding the restaurant's name, a ``reviews`` field holding the product's).
@@ -62,7 +62,7 @@ def _explicit_shape(value: Any) -> str | None:
     """The shape of a value that says its type on its own: a currency, a scale, a unit or
     brackets, a URL, a date, prose. Bare numbers ("2013", "31.800.000") say nothing: a year, a
     price and a count look alike."""
-    shapes, seen = value_shapes((value,))
+    shapes, _ = value_shapes((value,))
     shape = next(iter(shapes), None)
     if shape == "count" and not any(char.isalpha() or char in "()+" for char in str(value)):
         return None
