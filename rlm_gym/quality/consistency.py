@@ -17,7 +17,7 @@ columns (issue 22). The item judge (:mod:`rlm_gym.quality.judge`) applies what t
 
 Example:
     >>> crossed_columns({"reviews": ["Desk lamp"] * 5, "price": ["(12)"] * 5})
-    {'reviews': 'count', 'price': 'price'}
+    {'price': 'price', 'reviews': 'count'}
 """
 
 from __future__ import annotations

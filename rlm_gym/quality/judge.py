@@ -110,6 +110,8 @@ _SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
 _HEADLINE_ROLES = frozenset({"title", "headline"})
 _PERSON_ROLES = frozenset({"author", "person"})
 _NAME_ROLES = frozenset({"name", "title"})
+# What a lone currency sign is taken for out of context ("₽" too short, "$" no alphanumerics).
+_SYMBOL_MISREADS = frozenset({"too short", "placeholder", "not a price"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
 
 
@@ -259,7 +261,7 @@ def _in_context(
 
     def judge_in_context(value: Any) -> str:
         reason = judge(value)
-        if symbols and reason in ("too short", "placeholder") and is_symbol(value):
+        if symbols and reason in _SYMBOL_MISREADS and is_symbol(value):
             return ""
         if crossed_type is not None and not reason and out_of_place(crossed_type, value):
             return SHIFTED_COLUMN
