@@ -33,7 +33,7 @@ from rlm_gym.quality.names import name_rule
 from rlm_gym.quality.numbers import parse_number
 from rlm_gym.quality.values import check_value
 
-__all__ = ["column_type", "value_shapes", "values_type", "COMPATIBLE"]
+__all__ = ["column_type", "shape_of", "value_shapes", "values_type", "COMPATIBLE"]
 
 _SAMPLE = 50  # values of a column read by column_type
 
@@ -208,6 +208,11 @@ def _number_of(value: Any) -> float:
             return float("inf") if value > 0 else float("-inf")
     number = parse_number(value) if isinstance(value, str) else None
     return number if number is not None else 0.0
+
+
+def shape_of(value: Any) -> str | None:
+    """The shape column typing reads ``value`` as (None for empty and junk values)."""
+    return _shape(value)
 
 
 def value_shapes(values: Iterable[Any]) -> tuple[dict[str, int], int]:

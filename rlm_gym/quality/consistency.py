@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rlm_gym.quality.columns import COMPATIBLE, value_shapes
+from rlm_gym.quality.columns import COMPATIBLE, shape_of
 from rlm_gym.quality.names import name_rule
 from rlm_gym.quality.numbers import PRICE_LEVEL_RE, is_currency
 from rlm_gym.quality.roles import field_roles
@@ -62,8 +62,7 @@ def _explicit_shape(value: Any) -> str | None:
     """The shape of a value that says its type on its own: a currency, a scale, a unit or
     brackets, a URL, a date, prose. Bare numbers ("2013", "31.800.000") say nothing: a year, a
     price and a count look alike."""
-    shapes, _ = value_shapes((value,))
-    shape = next(iter(shapes), None)
+    shape = shape_of(value)
     if shape == "count" and not any(char.isalpha() or char in "()+" for char in str(value)):
         return None
     return shape if shape in _TYPED or shape == "text" else None
@@ -73,13 +72,18 @@ def _held_type(values: Sequence[Any]) -> str | None:
     """The type at least ``CROSSED_SHARE`` of the values say explicitly, or None."""
     counts: dict[str, int] = {}
     seen = 0
-    for value in values[:50]:
+    sample = values[:50]
+    # More than 1 - CROSSED_SHARE of the sample off one type already: nothing is held.
+    allowed_off = (1.0 - CROSSED_SHARE) * len(sample)
+    for value in sample:
         if value is None or value == "":
             continue
         seen += 1
         shape = _explicit_shape(value)
         if shape is not None:
             counts[shape] = counts.get(shape, 0) + 1
+        if seen - max(counts.values(), default=0) > allowed_off:
+            return None
     if seen < 3:
         return None
     best = max(counts, key=counts.__getitem__, default=None)
@@ -97,6 +101,8 @@ def crossed_columns(columns: Mapping[Any, Sequence[Any]]) -> dict[Any, str]:
     named: dict[Any, str] = {}
     held: dict[Any, str] = {}
     for field, values in columns.items():
+        if len(values) < 3:  # too few values to say what a column holds
+            continue
         kind = _named_type(str(field))
         if kind is None:
             continue
@@ -118,8 +124,8 @@ def crossed_columns(columns: Mapping[Any, Sequence[Any]]) -> dict[Any, str]:
 
 def out_of_place(kind: str, value: Any) -> bool:
     """Whether ``value`` has a shape its crossed column's named type cannot hold."""
-    shapes, seen = value_shapes((value,))
-    return bool(seen) and not any(shape in COMPATIBLE[kind] for shape in shapes)
+    shape = shape_of(value)
+    return shape is not None and shape not in COMPATIBLE[kind]
 
 
 def copied_columns(
@@ -133,8 +139,10 @@ def copied_columns(
         >>> copied_columns(rows * 2, ["Name", "Address"], 5)
         {'Address': 'Name'}
     """
+    if len(dicts) < min_items:
+        return {}
     sources = [field for field in fields if field_roles(str(field)) & _NAME_ROLES]
-    if not sources or len(dicts) < min_items:
+    if not sources:
         return {}
     copies: dict[Any, Any] = {}
     for field in fields:
