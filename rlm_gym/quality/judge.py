@@ -23,6 +23,11 @@ column-context rules follow the real-data labels:
   encyclopedia's "Paris", "Hello, world") is left alone, and so are scripts written without
   spaces (CJK, Thai).
 
+- **column consistency** (:mod:`rlm_gym.quality.consistency`): crossed columns (a column
+  holding what a neighbour is named for while that neighbour lacks it: shifted), a field
+  repeating the item's own name (a copy of another field), and symbol columns (a lone "$"
+  among price levels, "₽" in a currency column: valid).
+
 The judgement runs once over the *distinct* items (exact duplicates count once) and is linear
 in the number of values: column types are read from a bounded sample and the value checks are
 cached per distinct text.
