@@ -29,6 +29,13 @@ from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
+from real_data_blocks import (
+    real_data_crawls,
+    real_data_disagreements,
+    real_data_figures,
+    real_data_groups,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
@@ -56,51 +63,6 @@ def _table(headers: list[str], rows: list[list[Any]]) -> str:
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
-
-
-def real_data_figures() -> str:
-    """The four agreement figures on the dev corpus, against their bars."""
-    report = _json(BENCHMARKS)["real_data"]
-    names = {
-        "valid_accepted": f"valid values accepted ({report['valid_values']} labelled valid)",
-        "invalid_rejected": (
-            f"invalid values rejected ({report['invalid_values']} labelled invalid)"
-        ),
-        "pattern_type": f"pattern type acceptable ({report['crawls']} crawls)",
-        "tier_agreement": "tier follows the verdict (clean: good/excellent; flawed: not excellent; "
-        "broken: acceptable/poor)",
-    }
-    rows = [
-        [label, f"**{report['figures'][key]:.3f}**", f"≥ {report['bars'][key]:.2f}"]
-        for key, label in names.items()
-    ]
-    return _table(["agreement with the expert", "measured", "bar"], rows)
-
-
-def real_data_crawls() -> str:
-    """One row per dev crawl: verdict, reward, tier, type, valid share, defects."""
-    report = _json(BENCHMARKS)["real_data"]
-    rows = [
-        [
-            row["line"],
-            row["domain"],
-            row["verdict"],
-            f"{row['reward']:.3f}",
-            row["tier"],
-            row["pattern_type"],
-            f"{row['valid_share']:.2f}",
-            row["defects"],
-        ]
-        for row in report["per_crawl"]
-    ]
-    headers = ["line", "site", "verdict", "reward", "tier", "type", "valid share", "defects"]
-    return _table(headers, rows)
-
-
-def real_data_disagreements() -> str:
-    """Every disagreement with the expert labels, as a list."""
-    report = _json(BENCHMARKS)["real_data"]
-    return "".join(f"- {text}\n" for text in report["disagreements"])
 
 
 SCORE_EXAMPLE = [
@@ -501,6 +463,7 @@ def _uncached_import(imports: dict) -> str:
 
 BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_figures": real_data_figures,
+    "real_data_groups": real_data_groups,
     "real_data_crawls": real_data_crawls,
     "real_data_disagreements": real_data_disagreements,
     "score_explain": score_explain,

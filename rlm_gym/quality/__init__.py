@@ -101,6 +101,7 @@ from rlm_gym.quality.checks import (
 )
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.judge import (
+    COPIED_VALUE,
     HEADER_ROW,
     MISSING,
     NOT_A_NAME,
@@ -178,5 +179,6 @@ __all__ = [
     "PAGE_WIDE_VALUE",
     "SECTION_HEADING",
     "NOT_A_NAME",
+    "COPIED_VALUE",
     "UNUSABLE_REASONS",
 ]

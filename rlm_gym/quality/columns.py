@@ -33,11 +33,11 @@ from rlm_gym.quality.names import name_rule
 from rlm_gym.quality.numbers import parse_number
 from rlm_gym.quality.values import check_value
 
-__all__ = ["column_type"]
+__all__ = ["column_type", "shape_of", "value_shapes", "values_type", "COMPATIBLE"]
 
 _SAMPLE = 50  # values of a column read by column_type
 
-_COMPATIBLE: dict[str, frozenset[str]] = {
+COMPATIBLE: dict[str, frozenset[str]] = {
     "rating": frozenset({"rating", "dec5", "int5", "dec10"}),
     "count": frozenset({"count", "int", "int5"}),
     "price": frozenset({"price", "dec2", "int", "int5", "dec5"}),
@@ -143,23 +143,14 @@ def column_type(name: Any, values: Iterable[Any]) -> str:
         return "text"
     if decided is not None:
         return decided
-    shapes: dict[str, int] = {}
-    seen = 0
-    try:
-        for value in islice(values, _SAMPLE):
-            shape = _shape(value)
-            if shape is not None:
-                shapes[shape] = shapes.get(shape, 0) + 1
-                seen += 1
-    except TypeError:  # not iterable: judge the name alone
-        pass
+    shapes, seen = value_shapes(values)
     return _type_from_shapes(shapes, seen, hint)
 
 
 def _counts_not_scores(values: Iterable[Any]) -> bool:
     """Whether most of a rating-named column holds what no rating scale reaches: K-suffixed or
-    grouped counts, or whole numbers above 100 (GitHub "stars": 46.3k). Scores scraped x10
-    (45, 50) stay ratings, and invalid ones."""
+    grouped counts, or numbers above 100 (GitHub "stars": 46.3k; a Goodreads "Rating" column
+    of rating counts: 698,883). Scores scraped x10 (45, 50) stay ratings, and invalid ones."""
     counts = seen = 0
     try:
         for value in islice(values, 20):
@@ -167,7 +158,7 @@ def _counts_not_scores(values: Iterable[Any]) -> bool:
             if shape is None:
                 continue
             seen += 1
-            if shape == "count" or (shape == "int" and _number_of(value) > 100):
+            if shape == "count" or (shape in ("int", "num") and _number_of(value) > 100):
                 counts += 1
     except TypeError:
         return False
@@ -219,6 +210,38 @@ def _number_of(value: Any) -> float:
     return number if number is not None else 0.0
 
 
+def shape_of(value: Any) -> str | None:
+    """The shape column typing reads ``value`` as (None for empty and junk values)."""
+    return _shape(value)
+
+
+def value_shapes(values: Iterable[Any]) -> tuple[dict[str, int], int]:
+    """The shapes of the first 50 non-empty, non-junk values (shape -> count) and how many."""
+    shapes: dict[str, int] = {}
+    seen = 0
+    try:
+        for value in islice(values, _SAMPLE):
+            shape = _shape(value)
+            if shape is not None:
+                shapes[shape] = shapes.get(shape, 0) + 1
+                seen += 1
+    except TypeError:  # not iterable: no shapes
+        pass
+    return shapes, seen
+
+
+def values_type(values: Iterable[Any]) -> str:
+    """The type the values of a column say, whatever its name (``column_type`` without the
+    name): what a column named for one thing actually holds.
+
+    Example:
+        >>> values_type(["(12)", "(3)", "(145)"]), values_type(["Desk lamp", "Kettle"])
+        ('count', 'text')
+    """
+    shapes, seen = value_shapes(values)
+    return _type_from_shapes(shapes, seen, None)
+
+
 def _type_from_shapes(shapes: dict[str, int], seen: int, hint: str | None) -> str:
     if not seen:
         return hint or "text"
@@ -226,7 +249,7 @@ def _type_from_shapes(shapes: dict[str, int], seen: int, hint: str | None) -> st
     def share(kinds: frozenset[str]) -> float:
         return sum(shapes.get(kind, 0) for kind in kinds) / seen
 
-    if hint and share(_COMPATIBLE[hint]) >= 0.5:
+    if hint and share(COMPATIBLE[hint]) >= 0.5:
         return hint
     explicit = [
         kind
@@ -234,8 +257,8 @@ def _type_from_shapes(shapes: dict[str, int], seen: int, hint: str | None) -> st
         if kind in shapes
     ]
     if explicit:
-        best = max(explicit, key=lambda kind: (share(_COMPATIBLE[kind]), shapes[kind]))
-        if share(_COMPATIBLE[best]) >= 0.6:
+        best = max(explicit, key=lambda kind: (share(COMPATIBLE[kind]), shapes[kind]))
+        if share(COMPATIBLE[best]) >= 0.6:
             return best
     bare = share(_BARE)
     if bare >= 0.6:

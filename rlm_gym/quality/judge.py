@@ -23,6 +23,11 @@ column-context rules follow the real-data labels:
   encyclopedia's "Paris", "Hello, world") is left alone, and so are scripts written without
   spaces (CJK, Thai).
 
+- **column consistency** (:mod:`rlm_gym.quality.consistency`): crossed columns (a column
+  holding what a neighbour is named for while that neighbour lacks it: shifted), a field
+  repeating the item's own name (a copy of another field), and symbol columns (a lone "$"
+  among price levels, "₽" in a currency column: valid).
+
 The judgement runs once over the *distinct* items (exact duplicates count once) and is linear
 in the number of values: column types are read from a bounded sample and the value checks are
 cached per distinct text.
@@ -42,6 +47,13 @@ from itertools import chain
 from typing import Any
 
 from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.consistency import (
+    copied_columns,
+    crossed_columns,
+    is_symbol,
+    out_of_place,
+    symbol_column,
+)
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.roles import field_roles, is_item_content
@@ -55,6 +67,7 @@ __all__ = [
     "PAGE_WIDE_VALUE",
     "SECTION_HEADING",
     "NOT_A_NAME",
+    "COPIED_VALUE",
     "NAME_MAX_WORDS",
     "UNUSABLE_REASONS",
     "PAGE_WIDE_MIN_ITEMS",
@@ -73,6 +86,7 @@ SHIFTED_COLUMN = "shifted column"
 PAGE_WIDE_VALUE = "page-wide value"
 SECTION_HEADING = "section heading"
 NOT_A_NAME = "not a name"
+COPIED_VALUE = "copy of another field"
 
 UNUSABLE_REASONS = frozenset(
     {
@@ -100,6 +114,9 @@ HEADLINE_SENTENCE_SHARE = 0.25
 _SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
 _HEADLINE_ROLES = frozenset({"title", "headline"})
 _PERSON_ROLES = frozenset({"author", "person"})
+_NAME_ROLES = frozenset({"name", "title"})
+# What a lone currency sign is taken for out of context ("₽" too short, "$" no alphanumerics).
+_SYMBOL_MISREADS = frozenset({"too short", "placeholder", "not a price"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
 
 
@@ -191,6 +208,13 @@ def _is_short_headline(value: str) -> bool:
     return all(ord(char) < 0x2E80 for char in value)
 
 
+def _mostly_words(values: list[Any]) -> bool:
+    """Fewer than half the column's texts are bare whole numbers: a "1984" or a "320" among
+    titles or models is a name, while a column of numbers under a name is shifted."""
+    texts = [value.strip() for value in values if type(value) is str and value.strip()]
+    return sum(text.isdecimal() for text in texts) * 2 < len(texts)
+
+
 def _value_judge(
     kind: str,
     shift: bool,
@@ -198,6 +222,7 @@ def _value_judge(
     headline: bool,
     person: bool,
     header_names: frozenset[str],
+    numbers_are_names: bool = False,
 ) -> Callable[[Any], str]:
     """The judge of one column's values: its type's check, then the column context."""
     if page_wide:
@@ -215,7 +240,11 @@ def _value_judge(
             return reason
         if len(value) <= longest and value.strip().casefold() in header_names:
             return HEADER_ROW
-        if shift and value_kind(value) in _SHIFTED_KINDS:
+        if (
+            shift
+            and value_kind(value) in _SHIFTED_KINDS
+            and not (numbers_are_names and value.strip().isdecimal())
+        ):
             return SHIFTED_COLUMN
         if headline and _is_short_headline(value):
             return SECTION_HEADING
@@ -224,6 +253,26 @@ def _value_judge(
         return ""
 
     return judge
+
+
+def _in_context(
+    judge: Callable[[Any], str], crossed_type: str | None, symbols: bool
+) -> Callable[[Any], str]:
+    """``judge`` with the column-level findings of :mod:`rlm_gym.quality.consistency`: values
+    of a crossed column that its named type cannot hold are shifted; in a symbol column a lone
+    currency sign is a whole value."""
+    if crossed_type is None and not symbols:
+        return judge
+
+    def judge_in_context(value: Any) -> str:
+        reason = judge(value)
+        if symbols and reason in _SYMBOL_MISREADS and is_symbol(value):
+            return ""
+        if crossed_type is not None and not reason and out_of_place(crossed_type, value):
+            return SHIFTED_COLUMN
+        return reason
+
+    return judge_in_context
 
 
 def judge_items(
@@ -270,6 +319,8 @@ def judge_items(
     article = pattern_type == "article_extraction" and len(dicts) >= PAGE_WIDE_MIN_ITEMS
     header_names = frozenset(str(name).strip().casefold() for name in names)
     filler = NOT_AN_ITEM if required else MISSING
+    crossed = crossed_columns(columns)
+    copied = copied_columns(dicts, fields, PAGE_WIDE_MIN_ITEMS)
     reasons: dict[Any, list[str]] = {}
     for name in fields:
         values = columns.get(name, [])
@@ -287,8 +338,20 @@ def judge_items(
         headline = article and kind == "text" and bool(roles & _HEADLINE_ROLES)
         headline = headline and "body" not in roles and _is_headline_column(values)
         person = kind == "text" and bool(roles & _PERSON_ROLES)
-        judge = _value_judge(kind, shift, page_wide, headline, person, header_names)
+        numbers_are_names = (
+            shift and bool(roles & _NAME_ROLES) and not roles & _PERSON_ROLES
+        ) and _mostly_words(values)
+        judge = _value_judge(
+            kind, shift, page_wide, headline, person, header_names, numbers_are_names
+        )
+        judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
+        source = copied.get(name)
+        if source is not None:
+            verdicts = [
+                COPIED_VALUE if name in item and item[name] == item.get(source) else verdict
+                for item, verdict in zip(dicts, verdicts, strict=True)
+            ]
         if not all_dicts:
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]

@@ -31,6 +31,8 @@ _MARKUP_RE = lazy(
     rf"</?(?:{_TAGS})(?:\s[^<>]*)?/?>|<!--|-->|<!doctype|<!\[cdata\[|"
     r"&(?:nbsp|amp|lt|gt|quot|apos|laquo|raquo|ndash|mdash|hellip|rsquo|lsquo|rdquo|ldquo|"
     r"eacute|egrave|agrave|ccedil|copy|reg|trade|euro|pound|#\d{2,6}|#x[0-9a-f]{2,5});|"
+    # an entity that lost its semicolon before a space ("Rock &#039 n roll", "AT&amp T")
+    r"&(?:#\d{2,6}|#x[0-9a-f]{2,5}|amp|quot|apos|nbsp|lt|gt)(?=\s)|"
     # an entity cut off at the end of the value ("… Donnersmarck &n" of "&nbsp;")
     r"(?<=\s)&(?:n(?:b(?:sp?)?)?|amp?|qu(?:ot?)?|#x?[0-9a-f]{0,5})$",
     re.IGNORECASE,
@@ -189,7 +191,8 @@ def text_junk(text: str) -> str:
     if low in vocab.PLACEHOLDERS or (len(low) <= 40 and _placeholder_phrase(low)):
         return "placeholder"
     scan = text if len(text) <= MAX_SCAN else text[:MAX_SCAN]
-    if _CONTAINER_RE.search(scan[:2000] if len(scan) > 2000 else scan):
+    # A long text is probed at both ends: a stringified list opens and closes there.
+    if _CONTAINER_RE.search(text if len(text) <= 2000 else text[:1000] + text[-1000:]):
         return "stringified container"
     if ("<" in scan or "&" in scan) and _MARKUP_RE.search(scan):
         return "markup residue"

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - apostrophes of names are the point
 """What a value looks like on its own: a *bare* rating, count, price or date, or nothing.
 
 The judge reads it to catch a shifted column (a bare "5 sao" under ``comment``) and the column
@@ -31,6 +32,10 @@ _COUNT_SHAPE_RE = lazy(
 
 
 _GLUED_RE = lazy(r"[^\W\d_]\d")  # a digit inside a word: "B4A", "Galaxy A07"
+# One or two words and then a whole number that ends the value, with no label colon: a name
+# with a number ("Item 3", "Test Product 12", "商品 5"). A count puts its unit after the number
+# ("12 reviews", "Dibaca 34.743 kali") or labels it ("Reviews: 12").
+_GENERIC_NAME_RE = lazy(r"^[^\W\d_][^\W\d_'’.-]*(?:\s+[^\W\d_][^\W\d_'’.-]*)?\s+#?\d+$")
 
 
 def _value_kind_text(text: str) -> str | None:
@@ -51,7 +56,10 @@ def _value_kind_text(text: str) -> str | None:
     words = leftover_words(text)
     alpha = [word for word in words if word.isalpha() or not word.isascii()]
     if any(is_currency(word) for word in words) and amounts(text) and not price_reason(text):
-        return "price" if len(alpha) <= 2 else None
+        # Every word a currency or a price qualifier ("From $19.99/mo"); a currency code
+        # among other words is part of a name ("2008 Acura TL": TL the model, not the lira).
+        known = all(is_currency(word) or word in vocab.PRICE_QUALIFIERS for word in alpha)
+        return "price" if known and len(alpha) <= 2 else None
     if not date_reason(text):
         _, numbers = date_words(text)
         others = [
@@ -68,6 +76,8 @@ def _value_kind_text(text: str) -> str | None:
         bare_month = not numbers and not any(word in vocab.RELATIVE_MARKERS for word in words)
         if len(others) <= 1 and not (bare_month and text.lower() not in vocab.RELATIVE_DAYS):
             return "date"
+    if _GENERIC_NAME_RE.match(text):
+        return None  # "Item 3", "Product 12", "商品 5": a name with a number, not a count
     if (
         1 <= len(alpha) <= 3
         and len(amounts(text)) == 1

@@ -11,7 +11,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rlm_gym.quality.columns import column_type
@@ -61,8 +61,8 @@ def _column_roles(name: str, column_type: str) -> frozenset[str]:
 
 def classify_columns(column_types: Mapping[str, str]) -> str:
     """The pattern type of a result whose fields have these value types: the first rule that
-    matches decides (jobs, events, real estate, businesses, products, prices, reviews,
-    articles, contacts), else :data:`DEFAULT_PATTERN_TYPE`.
+    matches decides (jobs, events, vehicles, real estate, businesses, groups, products,
+    prices, rated catalogues, articles, reviews, contacts), else :data:`DEFAULT_PATTERN_TYPE`.
 
     Args:
         column_types: Field name -> value type (price, rating, count, date, email, phone, url
@@ -76,35 +76,48 @@ def classify_columns(column_types: Mapping[str, str]) -> str:
         'job_listing'
         >>> classify_columns({"Precio": "price", "Superficie": "count"})
         'real_estate_listing'
+        >>> classify_columns({"title": "text", "price": "price", "mileage": "count"})
+        'product_list'
     """
-    roles: set[str] = set()
-    for name, kind in column_types.items():
-        roles |= _column_roles(str(name), kind)
+    per_field = [_column_roles(str(name), kind) for name, kind in column_types.items()]
+    roles: set[str] = set().union(*per_field)
     has = roles.__contains__
     price_like = has("price") or has("discount")
     name_like = has("name")
     product = has("product") and name_like
-    job_detail = has("employer") or has("salary") or has("employment")
-    if (has("job") or has("employer")) and (has("job") or has("title")) and job_detail:
+    person = has("author") or has("person")
+    place = has("address") or has("place")
+    if _is_job(has, name_like):
         return "job_listing"
-    if ((has("event") or name_like) and has("venue")) or (
-        has("event") and (has("date") or has("start"))
-    ):
+    if _is_event(has, name_like, place, price_like, person):
         return "event_listing"
+    # Cars, vans and motorbikes for sale are products, whatever place or size they list.
+    if price_like and has("vehicle"):
+        return "product_list"
     business_signals = has("phone") or has("category") or has("rating")
     if has("rent") or (price_like and has("property")):
         return "real_estate_listing"
     if price_like and has("address") and not business_signals:
         return "real_estate_listing"
     # A name with a business category (cuisine, industry) and a rating is a business listing
-    # even when a fee is listed: delivery sites show minimum order and delivery costs.
+    # even when a fee is listed: delivery sites show minimum order and delivery costs; so is
+    # a named place with a category or opening hours (restaurants with a price level).
     if name_like and has("business_category") and has("rating"):
         return "business_listing"
+    if name_like and place and (has("category") or has("hours")):
+        return "business_listing"
+    if has("group"):  # clubs, teams, societies: a directory, not goods
+        return "contact_info" if has("email") or has("phone") else DEFAULT_PATTERN_TYPE
     if (price_like or product) and name_like:
         return "product_with_reviews" if has("review") else "product_list"
     if price_like:
         return "price_extraction"
-    person = has("author") or has("person")
+    # Books (or films, albums) with their creator and an average rating, and no review text:
+    # a rated catalogue, not reviews.
+    if name_like and has("author") and has("rating") and not (has("review") or has("body")):
+        return "product_list"
+    if _is_plain_article(per_field, has, person):
+        return "article_extraction"
     if has("review") or (has("rating") and (person or has("date")) and not product):
         return "review_extraction"
     article = has("headline") or has("author") or has("published")
@@ -113,15 +126,45 @@ def classify_columns(column_types: Mapping[str, str]) -> str:
     # A list of titles and nothing else is a list of headlines.
     if has("title") and len(column_types) == 1:
         return "article_extraction"
-    if (
-        (has("business") or name_like)
-        and (has("address") or has("phone"))
-        and (has("category") or has("rating"))
-    ):
+    if (has("business") or name_like) and place and (has("category") or has("rating")):
         return "business_listing"
     if has("email") or has("phone") or has("address") or has("contact"):
         return "contact_info"
     return DEFAULT_PATTERN_TYPE
+
+
+def _is_job(has: Callable[[str], bool], name_like: bool) -> bool:
+    """A job title with a company, salary or employment field; or a named post with a salary
+    or its skills and experience, and nothing of a product, a review or a place to live."""
+    job_detail = has("employer") or has("salary") or has("employment")
+    if (has("job") or has("employer")) and (has("job") or has("title")) and job_detail:
+        return True
+    other = ("product", "rating", "review", "vehicle", "property", "rent")
+    return name_like and (has("salary") or has("employment")) and not any(map(has, other))
+
+
+def _is_event(
+    has: Callable[[str], bool], name_like: bool, place: bool, price_like: bool, person: bool
+) -> bool:
+    """An event name with a venue or a start; or a named thing with a date and a place and
+    nothing of a review, an article or a sale (a city guide's "what's on")."""
+    if ((has("event") or name_like) and has("venue")) or (
+        has("event") and (has("date") or has("start"))
+    ):
+        return True
+    other = has("rating") or has("review") or has("body") or price_like or person
+    return name_like and has("date") and place and not other
+
+
+def _is_plain_article(
+    per_field: list[frozenset[str]], has: Callable[[str], bool], person: bool
+) -> bool:
+    """A title and a body that are not a review's, with a date, publication or author, and no
+    rated reviewer: a news article, its comment threads notwithstanding."""
+    title = any("title" in roles and "review" not in roles for roles in per_field)
+    body = any("body" in roles and "review" not in roles for roles in per_field)
+    dated = has("date") or has("published") or has("author")
+    return title and body and dated and not (has("rating") and person)
 
 
 def classify_pattern_type(data: Iterable[Any] | None) -> str:

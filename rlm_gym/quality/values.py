@@ -27,6 +27,7 @@ from rlm_gym.quality import vocab
 from rlm_gym.quality.contacts import email_reason, phone_reason, url_reason
 from rlm_gym.quality.counts import count_reason
 from rlm_gym.quality.dates import EPOCH_SECONDS, date_reason, year_ok
+from rlm_gym.quality.joined import UI_TEXT, joined_reason, ui_text
 from rlm_gym.quality.junk import MAX_SCAN, text_junk
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import name_hint, name_type
@@ -61,6 +62,8 @@ REASONS: dict[str, str] = {
     "not a date": "no parseable absolute or relative date",
     "not an email": "not an address of the form name@domain.tld",
     "not a phone": "not 7-15 digits with the usual punctuation",
+    "joined values": "several values in one field: '$9,980$165/mo', two phones, glued hours",
+    "ui text": "a page's link or button text, alone or glued on: 'READ MORE', '» Share your…'",
     "not a url": "neither an absolute http(s) URL nor a site-relative /path",
     "negative": "a negative amount or count",
     "out of range": "a number outside its scale (rating > 5 with no scale, year outside 1900-2100)",
@@ -96,6 +99,11 @@ def check_string_uncached(field_type: str, value: str) -> str:
         junk = ""  # "&amp;" between query parameters: the URL still works as scraped
     if junk:
         return junk
+    joined = joined_reason(field_type, text)
+    if joined:
+        return joined
+    if field_type == "text" and ui_text(text):
+        return UI_TEXT
     return _STRING_RULES[field_type](text)
 
 

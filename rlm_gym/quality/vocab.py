@@ -100,6 +100,8 @@ __all__ = [
     "ERROR_PHRASES",
     "ERROR_TEXTS",
     "HTML_TAGS",
+    "UI_PHRASES",
+    "SEARCH_PARAMETERS",
 ]
 
 TABLE_FILES = ("names", "roles", "placeholders", "money", "ratings", "counts", "dates", "junk")
@@ -237,3 +239,5 @@ NOT_DATE_TEXTS: frozenset[str] = _TABLES["NOT_DATE_TEXTS"]
 ERROR_PHRASES: tuple[str, ...] = _TABLES["ERROR_PHRASES"]
 ERROR_TEXTS: frozenset[str] = _TABLES["ERROR_TEXTS"]
 HTML_TAGS: frozenset[str] = _TABLES["HTML_TAGS"]
+UI_PHRASES: frozenset[str] = _TABLES["UI_PHRASES"]
+SEARCH_PARAMETERS: frozenset[str] = _TABLES["SEARCH_PARAMETERS"]

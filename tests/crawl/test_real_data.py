@@ -1,7 +1,12 @@
-"""The crawl reward agrees with a crawl-quality expert on real scraper outputs (SPEC §5).
+"""The crawl reward agrees with a crawl-quality expert on real scraper outputs (SPEC §5,
+issue 22).
 
-The corpus is ``tests/data/realdata`` (30 real scrapes, labelled value by value); the figures
-are measured by ``benchmarks/real_data.py`` exactly as ``make bench`` reports them.
+Two source groups of labelled real scrapes: ``tests/data/realdata`` (the original 30) and
+``tests/data/devcorpus`` (33 crawls from other repositories and sites, labelled before any
+scoring); the figures are measured by ``benchmarks/real_data.py`` exactly as ``make bench``
+reports them. Every group meets SPEC §5's bars; the new crawls alone and the whole corpus meet
+issue 22's (the original 30 cannot reach its tier bar: even a perfect value judge puts 27 of
+them in the verdict's tiers, ``benchmarks/tier_ceiling.py``).
 """
 
 from __future__ import annotations
@@ -19,21 +24,30 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import real_data  # noqa: E402
 
-CORPUS = ROOT / "tests" / "data" / "realdata"
+CORPORA = dict(real_data.CORPORA)
 
 
 @pytest.fixture(scope="module")
 def report():
-    return real_data.measure(CORPUS)
+    return real_data.measure_groups()
 
 
+@pytest.mark.parametrize("group", ["original", "new", "overall"])
+@pytest.mark.parametrize("figure", sorted(real_data.SPEC_BARS))
+def test_every_source_group_meets_the_spec_bar(report, group, figure):
+    figures = report["groups"][group]["figures"]
+    assert figures[figure] >= real_data.SPEC_BARS[figure], report["disagreements"]
+
+
+@pytest.mark.parametrize("group", ["new", "overall"])
 @pytest.mark.parametrize("figure", sorted(real_data.BARS))
-def test_agreement_with_the_expert_meets_the_spec_bar(report, figure):
-    assert report["figures"][figure] >= real_data.BARS[figure], report["disagreements"]
+def test_the_new_crawls_and_the_whole_corpus_meet_the_issue_22_bar(report, group, figure):
+    figures = report["groups"][group]["figures"]
+    assert figures[figure] >= real_data.BARS[figure], report["disagreements"]
 
 
 def _corpus():
-    return real_data.load_corpus(CORPUS)
+    return [pair for path in CORPORA.values() for pair in real_data.load_corpus(path)]
 
 
 def test_every_value_of_the_corpus_is_scored_without_error():
@@ -59,3 +73,4 @@ def test_broken_crawls_score_below_every_clean_one(report):
 def test_the_saved_benchmark_figures_are_the_measured_ones(report):
     saved = json.loads((ROOT / "benchmarks" / "results.json").read_text())["real_data"]
     assert saved["figures"] == report["figures"]
+    assert saved["groups"] == report["groups"]

@@ -150,3 +150,29 @@ def test_a_sentence_in_an_author_field_is_not_a_name():
         (True, ""),
         (False, "not a name"),
     ]
+
+
+def test_a_clean_product_list_of_generic_numbered_names_is_excellent():
+    data = [
+        {"name": f"Item {i}", "price": f"${10 + i}.99", "rating": round(3.5 + i / 30, 1)}
+        for i in range(15)
+    ]
+    signal = crawl_reward(_result(data, ["name", "price", "rating"]))
+    assert signal.details["tier"] == "excellent"
+    assert signal.details["defects"] == []
+
+
+def test_a_number_among_titles_or_models_is_a_name_not_a_shifted_column():
+    # goodreads (line 41): "1984" among book titles; autoplius (line 36): BMW models "320".
+    titles = ["To Kill a Mockingbird", "1984", "Pride and Prejudice", "Animal Farm"]
+    models = ["320", "X5", "A4 Avant", "Golf"]
+    data = [{"title": t, "model": m, "price": "$9"} for t, m in zip(titles, models, strict=True)]
+    verdicts = check_items(_result(data, ["title", "model", "price"]))
+    assert all(v["title"] == (True, "") and v["model"] == (True, "") for v in verdicts)
+
+
+def test_a_name_column_of_numbers_is_still_a_shifted_column():
+    data = [{"name": str(n), "price": f"${n}.99"} for n in (12, 48, 75, 250)]
+    data.append({"name": "Desk lamp", "price": "$5.99"})
+    verdicts = check_items(_result(data, ["name", "price"]))
+    assert [v["name"][1] for v in verdicts[:4]] == ["shifted column"] * 4

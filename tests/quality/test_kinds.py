@@ -43,3 +43,17 @@ from rlm_gym.quality import value_kind
 )
 def test_value_kind_names_bare_ratings_counts_prices_and_dates(value, kind):
     assert value_kind(value) == kind
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["Item 3", "Product 12", "Artikel 7", "商品 5", "Test Product 14", "2008 Acura TL"],
+)
+def test_a_generic_name_with_a_number_is_no_count_or_price(value):
+    # "2008 Acura TL" is carfax's (line 32) title: the lira code TL is the model's name there.
+    assert value_kind(value) is None
+
+
+@pytest.mark.parametrize("value", ["12 reviews", "Reviews: 12", "(12)", "Dibaca 34.743 kali"])
+def test_a_count_with_its_unit_or_label_stays_a_count(value):
+    assert value_kind(value) == "count"

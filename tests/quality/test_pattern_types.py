@@ -70,3 +70,49 @@ def test_a_rating_with_a_reviewer_and_a_date_is_a_review():
 def test_a_column_of_star_ratings_is_a_rating_whatever_its_name():
     data = [{"reviewer": "Ana", "x": f"{i}.5 out of 5 stars"} for i in range(1, 4)]
     assert classify_pattern_type(data) == "review_extraction"
+
+
+# Issue 22: each class with the corpus crawl it comes from and a synthetic example beside it.
+@pytest.mark.parametrize(
+    ("item", "expected"),
+    [
+        # vehicles for sale are products, not real estate (carfax line 32; synthetic German)
+        ({"Title": "2008 Acura TL", "Cost": "$9,980", "Miles": "84,000 mi", "Body": "Sedan"},
+         "product_list"),
+        ({"titel": "VW Golf", "preis": "9.500 €", "kilometerstand": "85.000 km",
+          "adresse": "Berlin"}, "product_list"),
+        # a rated catalogue of books with their author: no reviews (goodreads lines 39, 41)
+        ({"title": "To Kill a Mockingbird", " author": "Harper Lee", " rating": "4.28"},
+         "product_list"),
+        ({"album": "Blue", "name": "Blue", "author": "Joni Mitchell", "stars": "4.6"},
+         "product_list"),
+        # a named place with a category or opening hours (beliapp 58, openrice 57; synthetic)
+        ({"Name": "4 Charles Prime Rib", "Price": "$$$", "Categories": "Steakhouse",
+          "Neighborhood": "West Village", "Rating": "4.5"}, "business_listing"),
+        ({"nombre": "Bar Pepe", "ubicación": "Madrid", "horario": "9-22",
+          "precio": "€€"}, "business_listing"),
+        # a club or team directory (transfermarkt 63; lehigh 59 with e-mails)
+        ({"club_name": "Red Bull Salzburg", "avg_age": "31", "total_market_value": "€179.50m"},
+         "generic_extraction"),
+        ({"society": "Chess Society", "email": "chess@uni.example"}, "contact_info"),
+        # a named post with a salary or its skills (hh 46, djinni 49; synthetic)
+        ({"name": "Менеджер по продажам", "lower_salary": "150000", "currency": "₽"},
+         "job_listing"),
+        ({"title": "Junior Python Developer", "technologies": "Python, SQL"}, "job_listing"),
+        # a city guide: a name with a date and a place (visitseattle 50; synthetic French)
+        ({"Name": "Wayfinders", "Date & Time": "Now through 1/28/2024",
+          "Location": "National Nordic Museum"}, "event_listing"),
+        ({"nom": "Fête de la musique", "date": "2024-06-21", "ville": "Lyon"}, "event_listing"),
+        # an article with comment threads or a search score (vnexpress 51, rbc 53)
+        ({"title": "Hà Nội phân công", "body": "Bà Nguyễn ...", "date": "26/10/2020",
+          "comment": "Hay quá", "user": "minh"}, "article_extraction"),
+        ({"title": "«Известия» напомнили", "text": "Под налог ...",
+          "publish_date": "2024-10-30T10:16:41+03:00", "_score": "1"}, "article_extraction"),
+        # a rent in money and an area in metres (lianjia 44; synthetic)
+        ({"title": "三花现代城 2室2厅", "money": "6400", "meters": "90平米"},
+         "real_estate_listing"),
+        ({"listing": "Flat in Leeds", "money": "£950", "metres": "64"}, "real_estate_listing"),
+    ],
+)  # fmt: skip
+def test_issue_22_pattern_classes(item, expected):
+    assert classify_pattern_type([item] * 3) == expected

@@ -1,0 +1,109 @@
+"""The real-data blocks of the documentation pages (rendered by ``docs/render.py``): the
+agreement of the crawl reward with the labelled real crawls, per source group and per crawl,
+from ``benchmarks/results.json`` (``benchmarks/real_data.py --save``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks" / "results.json"
+
+GROUP_LABELS = {
+    "original": "original 30 (`tests/data/realdata`)",
+    "new": "new 33 (`tests/data/devcorpus`)",
+    "overall": "overall",
+}
+
+
+def _report() -> dict[str, Any]:
+    return json.loads(BENCHMARKS.read_text(encoding="utf-8"))["real_data"]
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def real_data_figures() -> str:
+    """The four agreement figures on the whole labelled corpus, against their bars."""
+    report = _report()
+    names = {
+        "valid_accepted": f"valid values accepted ({report['valid_values']} labelled valid)",
+        "invalid_rejected": (
+            f"invalid values rejected ({report['invalid_values']} labelled invalid)"
+        ),
+        "pattern_type": f"pattern type acceptable ({report['crawls']} crawls)",
+        "tier_agreement": "tier follows the verdict (clean: good/excellent; flawed: not excellent; "
+        "broken: acceptable/poor)",
+    }
+    rows = [
+        [label, f"**{report['figures'][key]:.3f}**", f"≥ {report['bars'][key]:.2f}"]
+        for key, label in names.items()
+    ]
+    return _table(["agreement with the expert", "measured", "bar"], rows)
+
+
+def real_data_groups() -> str:
+    """The four figures per source group (original 30, new 33, overall), so overfitting shows."""
+    report = _report()
+    rows = []
+    for group, label in GROUP_LABELS.items():
+        row = report["groups"][group]
+        figures = row["figures"]
+        rows.append(
+            [
+                label,
+                row["crawls"],
+                f"{figures['valid_accepted']:.3f} ({row['valid_values']})",
+                f"{figures['invalid_rejected']:.3f} ({row['invalid_values']})",
+                f"{figures['pattern_type']:.3f}",
+                f"{figures['tier_agreement']:.3f}",
+            ]
+        )
+    bars = report["bars"]
+    rows.append(
+        [
+            "bar (issue 22)",
+            "",
+            f"≥ {bars['valid_accepted']:.2f}",
+            f"≥ {bars['invalid_rejected']:.2f}",
+            f"≥ {bars['pattern_type']:.2f}",
+            f"≥ {bars['tier_agreement']:.2f}",
+        ]
+    )
+    headers = [
+        "source group",
+        "crawls",
+        "valid accepted (values)",
+        "invalid rejected (values)",
+        "pattern type",
+        "tier",
+    ]
+    return _table(headers, rows)
+
+
+def real_data_crawls() -> str:
+    """One row per labelled crawl: verdict, reward, tier, type, valid share, defects."""
+    rows = [
+        [
+            row["line"],
+            row["domain"],
+            row["verdict"],
+            f"{row['reward']:.3f}",
+            row["tier"],
+            row["pattern_type"],
+            f"{row['valid_share']:.2f}",
+            row["defects"],
+        ]
+        for row in _report()["per_crawl"]
+    ]
+    headers = ["line", "site", "verdict", "reward", "tier", "type", "valid share", "defects"]
+    return _table(headers, rows)
+
+
+def real_data_disagreements() -> str:
+    """Every disagreement with the expert labels, as a list."""
+    return "".join(f"- {text}\n" for text in _report()["disagreements"])
