@@ -9,6 +9,7 @@ Every function is module-level, so ``functools.partial(make_env, ...)`` pickles 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -27,14 +28,22 @@ def make_bare_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> g
     """``gym.make(env_id, **env_kwargs)``, registering rlm_gym's envs first when needed.
 
     Worker processes (spawn / forkserver, Ray) start without ``rlm_gym.envs`` imported.
+    Gymnasium's notice that a newer version of an env exists is not shown for rlm_gym's own
+    envs: Crawl-v1 and Crawl-v2 are two tasks a run chooses between, not an outdated and a
+    current one, and the notice would go to every command's stderr.
 
     Example:
         >>> make_bare_env("rlm_gym/Crawl-v1").spec.id
         'rlm_gym/Crawl-v1'
     """
-    if env_id.startswith("rlm_gym/"):
-        import rlm_gym.envs  # noqa: F401  (registers the env ids)
-    return gym.make(env_id, **dict(env_kwargs or {}))
+    if not env_id.startswith("rlm_gym/"):
+        return gym.make(env_id, **dict(env_kwargs or {}))
+    import rlm_gym.envs  # noqa: F401  (registers the env ids)
+
+    with warnings.catch_warnings():
+        notice = ".*The environment rlm_gym/.* is out of date"
+        warnings.filterwarnings("ignore", notice, DeprecationWarning)
+        return gym.make(env_id, **dict(env_kwargs or {}))
 
 
 def crawl_potential(env: gym.Env) -> float:

@@ -28,7 +28,7 @@ def test_importing_the_cli_loads_no_heavy_dependency():
     [
         (["train", "--policy", "crawll"], "Did you mean 'crawl'?"),
         (["train", "--disable", "valdation"], "Did you mean 'validation'?"),
-        (["train", "--env", "rlm_gym/Crawl-v9"], f"Did you mean '{CRAWL_ENV_ID}'?"),
+        (["train", "--env", "rlm_gym/Crawl_v1"], f"Did you mean '{CRAWL_ENV_ID}'?"),
         (["evaluate", "radnom"], "Did you mean 'random'?"),
         (["ablate", "--components", "quantiy"], "Did you mean 'quantity'?"),
         (["ablate", "--seeds", "x-y"], "Expected `--seeds` like '0-4'"),
