@@ -14,7 +14,7 @@ seed-major, so a study cut short still holds whole seeds of every variant.
 
 The results file is a record, not a cache: every finished run it holds counts as finished (a
 fresh clone has the file but no ``runs/``), new finished runs are *merged* into it, and it is
-only rewritten when there is something new; so it never ends with fewer finished runs than it
+only rewritten when there is something new (a run, or more seeds planned); so it never ends with fewer finished runs than it
 had. A file written with other settings (budget, evaluation episodes, a variant's recipe) is
 refused, not mixed in. It is strict JSON: a value that does not exist (no finished seed, no
 interval from one seed) is ``null``.
@@ -289,9 +289,9 @@ def summarise_study(
         "runs_planned": len(study.variants) * len(study.seeds),
         "baselines": {name: dict(summary) for name, summary in baselines.items()},
         "variants": variants,
-        # Finished runs of seeds some variant has not finished: kept, so the file holds every
-        # finished run and a later run of the study merges into it.
-        "unpaired_runs": unpaired,
+        # Finished runs of seeds some variant has not finished (left out when there are none):
+        # kept, so the file holds every finished run and a later run merges into it.
+        **({"unpaired_runs": unpaired} if unpaired else {}),
     }
 
 
@@ -386,22 +386,28 @@ def run_study(
             f"({len(recorded)} in {out})",
             file=sys.stderr,
         )
-    if recorded and not rows and not (train and pending):
-        # Nothing finished that the file does not hold: it stays as it is, byte for byte.
-        if progress:
-            left = f"; {len(pending)} runs left untrained" if pending else ""
-            print(f"study {study.name}: nothing new for {out}{left}", file=sys.stderr)
-        return json.loads(out.read_text(encoding="utf-8"))
-    if train:
-        n_workers = max(1, min(n_workers or os.cpu_count() or 1, len(pending) or 1))
-        baselines = _run_pending(study, pending, rows, n_workers, progress, started)
-    else:
-        if progress and pending:
-            print(f"study {study.name}: {len(pending)} runs left untrained", file=sys.stderr)
-        baselines = _baselines(study)
     # Seeds the file holds stay in the summary even when this call ran fewer (``seeds=``).
     seeds = tuple(sorted({*study.seeds, *(s for _, s in recorded)}))
-    results = summarise_study(replace(study, seeds=seeds), [*recorded.values(), *rows], baselines)
+    summarised = replace(study, seeds=seeds)
+    if recorded and not rows and not (train and pending):
+        # Nothing finished that the file does not hold: its baselines stand, and unless the
+        # plan grew (more seeds) it stays as it is, byte for byte.
+        previous = json.loads(out.read_text(encoding="utf-8"))
+        results = summarise_study(summarised, list(recorded.values()), previous["baselines"])
+        if results["seeds_planned"] == previous.get("seeds_planned"):
+            if progress:
+                left = f"; {len(pending)} runs left untrained" if pending else ""
+                print(f"study {study.name}: nothing new for {out}{left}", file=sys.stderr)
+            return previous
+    else:
+        if train:
+            n_workers = max(1, min(n_workers or os.cpu_count() or 1, len(pending) or 1))
+            baselines = _run_pending(study, pending, rows, n_workers, progress, started)
+        else:
+            if progress and pending:
+                print(f"study {study.name}: {len(pending)} runs left untrained", file=sys.stderr)
+            baselines = _baselines(study)
+        results = summarise_study(summarised, [*recorded.values(), *rows], baselines)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out, results, strict=True)
     if progress:

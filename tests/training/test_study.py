@@ -66,10 +66,10 @@ def test_a_variant_with_its_own_budget_trains_for_it_unless_a_budget_is_forced(t
     assert variants["long"]["total_timesteps"] == 512
     assert variants["short"]["per_seed"][0]["train_timesteps"] == 256
     assert variants["long"]["per_seed"][0]["train_timesteps"] == 512
-    forced = run_study(
+    forced = run_study(  # a forced budget is another study's results: another file
         study,
         runs_dir=tmp_path / "forced",
-        results_dir=tmp_path,
+        results_dir=tmp_path / "forced",
         total_timesteps=128,
         progress=False,
     )
