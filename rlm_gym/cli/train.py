@@ -60,22 +60,6 @@ def _check_policy(policy: str, disable: Sequence[str], weights: dict[str, Any]) 
             raise unknown_name_error("component", name, names, f"of policy '{policy}'")
 
 
-# What to do instead of an rl-zoo3 key rlm-gym refuses, by the key the refusal names.
-_ZOO_HINTS = {
-    "env_wrapper": "rlm-gym wraps the env in the reward policy itself (--policy, --disable, "
-    "--weight): remove `env_wrapper` from the file, or train with rl-zoo3 itself "
-    "(`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)",
-    "vec_env_wrapper": "remove it from the file, or train with rl-zoo3 itself "
-    "(`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)",
-}
-
-
-def _zoo_hint(message: str) -> str:
-    """``; <what to do instead>`` for a refused rl-zoo3 key named first in ``message``."""
-    key = message.split("`")[1] if message.startswith("`") and message.count("`") >= 2 else ""
-    return f"; {_ZOO_HINTS[key]}" if key in _ZOO_HINTS else ""
-
-
 def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
     """Flag values over the ``--hyperparams`` file over ``TRAIN_DEFAULTS``."""
     settings = {key: getattr(args, key) for key in TRAIN_DEFAULTS}
@@ -88,8 +72,7 @@ def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
         try:
             zoo = load_zoo_hyperparams(args.hyperparams, settings["env"], args.algo or "ppo")
         except (ValueError, TypeError) as error:
-            message = f"`--hyperparams`: {error}{_zoo_hint(str(error))}"
-            raise type(error)(message) from None
+            raise type(error)(f"`--hyperparams`: {error}") from None
         hyperparams.update(zoo["hyperparams"])
         if settings["timesteps"] is None:
             settings["timesteps"] = zoo["total_timesteps"]
