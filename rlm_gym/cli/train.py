@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -100,7 +101,7 @@ def _run_train(args: argparse.Namespace) -> int:
     disable = split_names(args.disable)
     weights = parse_weights(args.weight)
     _check_policy(settings["policy"], disable, weights)
-    from rlm_gym.training import crawl_potential, default_run_name, train
+    from rlm_gym.training import default_run_name
 
     name = default_run_name(settings["policy"], settings["seed"], disable, weights, settings["env"])
     log_dir = args.log_dir or f"runs/train/{name}"
@@ -113,7 +114,29 @@ def _run_train(args: argparse.Namespace) -> int:
         )
         if value is not None
     }
-    result = train(
+    from rlm_gym.training.run_config import ShortBudgetWarning, short_budget_message
+
+    short = short_budget_message(settings["timesteps"], settings["n_envs"], settings["hyperparams"])
+    if short is not None:
+        # Not progress: said even with --quiet, since the run is not the recipe asked for.
+        print(f"rlm-gym train: warning: {short}", file=sys.stderr, flush=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortBudgetWarning)  # said above, once, as a CLI line
+        result = _train(settings, args, disable, weights, log_dir, optional)
+    return _report_run(args, result, log_dir)
+
+
+def _train(
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+    disable: Sequence[str],
+    weights: dict[str, Any],
+    log_dir: str,
+    optional: dict[str, Any],
+) -> Any:
+    from rlm_gym.training import crawl_potential, train
+
+    return train(
         settings["env"],
         settings["policy"],
         config=parse_assignments(args.config, "--config") or None,
@@ -131,7 +154,6 @@ def _run_train(args: argparse.Namespace) -> int:
         progress_bar=not args.quiet,
         **optional,
     )
-    return _report_run(args, result, log_dir)
 
 
 def _run_resume(args: argparse.Namespace) -> int:
@@ -155,6 +177,8 @@ def _run_resume(args: argparse.Namespace) -> int:
 
 
 def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int:
+    from rlm_gym.training.runs import EVALUATIONS_FILE
+
     print(json.dumps(result.metrics, indent=2))
     if Path(asked) != result.log_dir:
         # Not progress: said even with --quiet, since the run is not where it was asked to be.
@@ -165,6 +189,18 @@ def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int
         )
     names = ("model.zip", "best_model.zip", "config.json", "metrics.json", "episodes.csv")
     saved = [name for name in names if (result.log_dir / name).is_file()]
+    best = result.config.get("best")
+    if "best_model.zip" in saved:
+        if best:
+            # Say which evaluation made it the best: after one evaluation it is the final model.
+            evaluations = json.loads((result.log_dir / EVALUATIONS_FILE).read_text())
+            count = f"{len(evaluations)} evaluation{'s' if len(evaluations) != 1 else ''}"
+            saved[saved.index("best_model.zip")] = (
+                f"best_model.zip (the best of {count} on the true score: "
+                f"{best['score']:.3f} at {best['timestep']:,} steps)"
+            )
+        else:
+            saved.remove("best_model.zip")  # no evaluation behind it in this run's record
     print(f"Saved {', '.join(saved)} and the SB3 / TensorBoard logs in {result.log_dir}")
     return 0
 
