@@ -32,7 +32,7 @@ from rlm_gym.cli.options import (
 )
 from rlm_gym.envs import CRAWL_ENV_ID
 
-__all__ = ["RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
+__all__ = ["DEFAULT_RECIPE_NOTE", "RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
 
 TRAIN_DEFAULTS: dict[str, Any] = {
     "env": CRAWL_ENV_ID,
@@ -43,6 +43,16 @@ TRAIN_DEFAULTS: dict[str, Any] = {
     "vec_env": "dummy",
 }
 """``train`` defaults, applied after ``--hyperparams`` so a YAML file can set what no flag set."""
+
+DEFAULT_RECIPE_NOTE = (
+    "Without --hyperparams or --hp, PPO trains with rlm_gym.training.DEFAULT_HYPERPARAMS: "
+    "4 envs x 1,024-step rollouts and gamma 0.99, the recipe the project's `defaults` study "
+    "(results/defaults.json, docs/training.md) found worse on the crawl env than the demo's: "
+    "for that one add --n-envs 16 --hp n_steps=256 --hp gamma=0.999 "
+    "--config efficiency_errors=graded (`rlm-gym demo` trains it)."
+)
+"""What a plain ``rlm-gym train`` trains with, said in its ``--help``. The Python defaults stay:
+the study measured recipes on the crawl env only, and ``train`` serves every env."""
 
 RUN_FLAGS: tuple[str, ...] = (
     "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
@@ -212,7 +222,7 @@ def register(subparsers: Any) -> None:
         help="train PPO against a reward policy (a new run directory each time; --resume)",
         description="Train an agent. Each run gets a new directory (an existing one is never "
         "reused: a -2, -3 ... suffix is added); SIGINT/SIGTERM save a checkpoint and mark the "
-        "run interrupted; --resume RUN_DIR continues it.",
+        "run interrupted; --resume RUN_DIR continues it. " + DEFAULT_RECIPE_NOTE,
     )
     train.add_argument("--env", default=None, help=f"a registered env id (default {CRAWL_ENV_ID})")
     add_algo(train)

@@ -14,10 +14,10 @@ seed-major, so a study cut short still holds whole seeds of every variant.
 
 The results file is a record, not a cache: every finished run it holds counts as finished (a
 fresh clone has the file but no ``runs/``), new finished runs are *merged* into it, and it is
-only rewritten when there is something new (a run, or more seeds planned); so it never ends with fewer finished runs than it
-had. A file written with other settings (budget, evaluation episodes, a variant's recipe) is
-refused, not mixed in. It is strict JSON: a value that does not exist (no finished seed, no
-interval from one seed) is ``null``.
+only rewritten when there is something new (a run, or more seeds planned); so it never ends
+with fewer finished runs than it had. A file written with other settings (budget, evaluation
+episodes, a variant's recipe) is refused, not mixed in. It is strict JSON: a value that does
+not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)
