@@ -126,13 +126,14 @@ def _run_train(args: argparse.Namespace) -> int:
     }
     from rlm_gym.training.run_config import ShortBudgetWarning, short_budget_message
 
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortBudgetWarning)  # said below, once, as a CLI line
+        result = _train(settings, args, disable, weights, log_dir, optional)
     short = short_budget_message(settings["timesteps"], settings["n_envs"], settings["hyperparams"])
     if short is not None:
-        # Not progress: said even with --quiet, since the run is not the recipe asked for.
+        # After the run (a budget below one rollout trains in seconds), so a refused run gets
+        # its one-line error alone. Not progress: said even with --quiet.
         print(f"rlm-gym train: warning: {short}", file=sys.stderr, flush=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortBudgetWarning)  # said above, once, as a CLI line
-        result = _train(settings, args, disable, weights, log_dir, optional)
     return _report_run(args, result, log_dir)
 
 
