@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from rlm_gym.cli.options import (
 )
 from rlm_gym.envs import CRAWL_ENV_ID
 
-__all__ = ["RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
+__all__ = ["DEFAULT_RECIPE_NOTE", "RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
 
 TRAIN_DEFAULTS: dict[str, Any] = {
     "env": CRAWL_ENV_ID,
@@ -42,6 +43,16 @@ TRAIN_DEFAULTS: dict[str, Any] = {
     "vec_env": "dummy",
 }
 """``train`` defaults, applied after ``--hyperparams`` so a YAML file can set what no flag set."""
+
+DEFAULT_RECIPE_NOTE = (
+    "Without --hyperparams or --hp, PPO trains with rlm_gym.training.DEFAULT_HYPERPARAMS: "
+    "4 envs x 1,024-step rollouts and gamma 0.99, the recipe the project's `defaults` study "
+    "(results/defaults.json, docs/training.md) found worse on the crawl env than the demo's: "
+    "for that one add --n-envs 16 --hp n_steps=256 --hp gamma=0.999 "
+    "--config efficiency_errors=graded (`rlm-gym demo` trains it)."
+)
+"""What a plain ``rlm-gym train`` trains with, said in its ``--help``. The Python defaults stay:
+the study measured recipes on the crawl env only, and ``train`` serves every env."""
 
 RUN_FLAGS: tuple[str, ...] = (
     "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
@@ -60,22 +71,6 @@ def _check_policy(policy: str, disable: Sequence[str], weights: dict[str, Any]) 
             raise unknown_name_error("component", name, names, f"of policy '{policy}'")
 
 
-# What to do instead of an rl-zoo3 key rlm-gym refuses, by the key the refusal names.
-_ZOO_HINTS = {
-    "env_wrapper": "rlm-gym wraps the env in the reward policy itself (--policy, --disable, "
-    "--weight): remove `env_wrapper` from the file, or train with rl-zoo3 itself "
-    "(`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)",
-    "vec_env_wrapper": "remove it from the file, or train with rl-zoo3 itself "
-    "(`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)",
-}
-
-
-def _zoo_hint(message: str) -> str:
-    """``; <what to do instead>`` for a refused rl-zoo3 key named first in ``message``."""
-    key = message.split("`")[1] if message.startswith("`") and message.count("`") >= 2 else ""
-    return f"; {_ZOO_HINTS[key]}" if key in _ZOO_HINTS else ""
-
-
 def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
     """Flag values over the ``--hyperparams`` file over ``TRAIN_DEFAULTS``."""
     settings = {key: getattr(args, key) for key in TRAIN_DEFAULTS}
@@ -88,8 +83,7 @@ def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
         try:
             zoo = load_zoo_hyperparams(args.hyperparams, settings["env"], args.algo or "ppo")
         except (ValueError, TypeError) as error:
-            message = f"`--hyperparams`: {error}{_zoo_hint(str(error))}"
-            raise type(error)(message) from None
+            raise type(error)(f"`--hyperparams`: {error}") from None
         hyperparams.update(zoo["hyperparams"])
         if settings["timesteps"] is None:
             settings["timesteps"] = zoo["total_timesteps"]
@@ -117,7 +111,7 @@ def _run_train(args: argparse.Namespace) -> int:
     disable = split_names(args.disable)
     weights = parse_weights(args.weight)
     _check_policy(settings["policy"], disable, weights)
-    from rlm_gym.training import crawl_potential, default_run_name, train
+    from rlm_gym.training import default_run_name
 
     name = default_run_name(settings["policy"], settings["seed"], disable, weights, settings["env"])
     log_dir = args.log_dir or f"runs/train/{name}"
@@ -130,7 +124,30 @@ def _run_train(args: argparse.Namespace) -> int:
         )
         if value is not None
     }
-    result = train(
+    from rlm_gym.training.run_config import ShortBudgetWarning, short_budget_message
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortBudgetWarning)  # said below, once, as a CLI line
+        result = _train(settings, args, disable, weights, log_dir, optional)
+    short = short_budget_message(settings["timesteps"], settings["n_envs"], settings["hyperparams"])
+    if short is not None:
+        # After the run (a budget below one rollout trains in seconds), so a refused run gets
+        # its one-line error alone. Not progress: said even with --quiet.
+        print(f"rlm-gym train: warning: {short}", file=sys.stderr, flush=True)
+    return _report_run(args, result, log_dir)
+
+
+def _train(
+    settings: dict[str, Any],
+    args: argparse.Namespace,
+    disable: Sequence[str],
+    weights: dict[str, Any],
+    log_dir: str,
+    optional: dict[str, Any],
+) -> Any:
+    from rlm_gym.training import crawl_potential, train
+
+    return train(
         settings["env"],
         settings["policy"],
         config=parse_assignments(args.config, "--config") or None,
@@ -148,7 +165,6 @@ def _run_train(args: argparse.Namespace) -> int:
         progress_bar=not args.quiet,
         **optional,
     )
-    return _report_run(args, result, log_dir)
 
 
 def _run_resume(args: argparse.Namespace) -> int:
@@ -172,6 +188,8 @@ def _run_resume(args: argparse.Namespace) -> int:
 
 
 def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int:
+    from rlm_gym.training.runs import EVALUATIONS_FILE
+
     print(json.dumps(result.metrics, indent=2))
     if Path(asked) != result.log_dir:
         # Not progress: said even with --quiet, since the run is not where it was asked to be.
@@ -182,6 +200,18 @@ def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int
         )
     names = ("model.zip", "best_model.zip", "config.json", "metrics.json", "episodes.csv")
     saved = [name for name in names if (result.log_dir / name).is_file()]
+    best = result.config.get("best")
+    if "best_model.zip" in saved:
+        if best:
+            # Say which evaluation made it the best: after one evaluation it is the final model.
+            evaluations = json.loads((result.log_dir / EVALUATIONS_FILE).read_text())
+            count = f"{len(evaluations)} evaluation{'s' if len(evaluations) != 1 else ''}"
+            saved[saved.index("best_model.zip")] = (
+                f"best_model.zip (the best of {count} on the true score: "
+                f"{best['score']:.3f} at {best['timestep']:,} steps)"
+            )
+        else:
+            saved.remove("best_model.zip")  # no evaluation behind it in this run's record
     print(f"Saved {', '.join(saved)} and the SB3 / TensorBoard logs in {result.log_dir}")
     return 0
 
@@ -193,7 +223,7 @@ def register(subparsers: Any) -> None:
         help="train PPO against a reward policy (a new run directory each time; --resume)",
         description="Train an agent. Each run gets a new directory (an existing one is never "
         "reused: a -2, -3 ... suffix is added); SIGINT/SIGTERM save a checkpoint and mark the "
-        "run interrupted; --resume RUN_DIR continues it.",
+        "run interrupted; --resume RUN_DIR continues it. " + DEFAULT_RECIPE_NOTE,
     )
     train.add_argument("--env", default=None, help=f"a registered env id (default {CRAWL_ENV_ID})")
     add_algo(train)

@@ -1,7 +1,8 @@
 """The results of an ablation: one row per (variant, seed), the per-variant summary, the files.
 
 ``write_ablation`` writes, atomically, ``ablation.csv`` (the rows), ``ablation.md`` (the
-summary table), ``ablation.json`` (settings, summary, baselines) and the two plots.
+summary table), ``ablation.json`` (settings, summary, baselines; strict JSON: null where a
+value does not exist) and the two plots.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym.crawl import WEIGHTED_COMPONENTS
-from rlm_gym.tables import markdown_table
+from rlm_gym.tables import markdown_table, mean_and_ci
 from rlm_gym.training.plots import plot_ablation, plot_ablation_curves
 from rlm_gym.training.runs import atomic_write, write_json_atomic, write_text_atomic
 from rlm_gym.training.stats import mean_ci95
@@ -56,7 +57,8 @@ class AblationResult:
     out_dir: Path | None = None
 
     def table(self) -> str:
-        """The per-variant Markdown table (mean ± 95 % CI over seeds).
+        """The per-variant Markdown table (mean ± 95 % CI over seeds; ``n/a`` where a variant
+        has one run: one seed gives no interval).
 
         Example:
             >>> result = AblationResult([], [{"variant": "full", "runs": 2, "score": 0.8,
@@ -73,8 +75,8 @@ class AblationResult:
             [
                 row["variant"],
                 str(row["runs"]),
-                f"{row['score']:.3f} ± {row['score_ci95']:.3f}",
-                f"{row['normalised']:.2f} ± {row['normalised_ci95']:.2f}",
+                mean_and_ci(row["score"], row["score_ci95"], row["runs"]),
+                mean_and_ci(row["normalised"], row["normalised_ci95"], row["runs"], "{:.2f}"),
             ]
             for row in self.summary
         ]
@@ -133,6 +135,14 @@ def summarise_ablation(
     return summary
 
 
+def _json_summary(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A summary row as ``ablation.json`` holds it: no interval (null) from fewer than 2 runs,
+    where ``mean_ci95`` gives 0.0 (NaN becomes null when written)."""
+    if row["runs"] >= 2:
+        return dict(row)
+    return {**row, "score_ci95": None, "normalised_ci95": None}
+
+
 def write_ablation(result: AblationResult, settings: Mapping[str, Any], plots: bool) -> None:
     """Write the ablation's files into ``result.out_dir``.
 
@@ -150,7 +160,12 @@ def write_ablation(result: AblationResult, settings: Mapping[str, Any], plots: b
     write_text_atomic(out_dir / "ablation.md", result.table() + "\n")
     write_json_atomic(
         out_dir / "ablation.json",
-        {"config": dict(settings), "summary": result.summary, "baselines": result.baselines},
+        {
+            "config": dict(settings),
+            "summary": [_json_summary(row) for row in result.summary],
+            "baselines": result.baselines,
+        },
+        strict=True,
     )
     if plots:
         plot_ablation(result.summary, result.baselines, out_dir / "ablation.png")

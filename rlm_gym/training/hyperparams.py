@@ -79,6 +79,15 @@ ZOO_UNSUPPORTED: tuple[str, ...] = (
     "callback",
     "normalize_kwargs",
 )
+_RL_ZOO3_ITSELF = (
+    "train with rl-zoo3 itself (`python -m rl_zoo3.train ... -conf FILE`, docs/clients.md)"
+)
+# What to do instead of a refused key, where there is something better than "remove it".
+_ZOO_HINTS = {
+    "env_wrapper": "rlm-gym wraps the env in the reward policy itself (--policy, --disable, "
+    f"--weight): remove `env_wrapper` from the file, or {_RL_ZOO3_ITSELF}",
+    "vec_env_wrapper": f"remove it from the file, or {_RL_ZOO3_ITSELF}",
+}
 ZOO_POLICY = "MlpPolicy"
 
 
@@ -275,7 +284,8 @@ def load_zoo_hyperparams(path: str | Path, env_id: str, algo: str = "ppo") -> di
         )
     for name in ZOO_UNSUPPORTED:
         if name in section:
-            raise ValueError(f"`{name}` in {where}: an rl-zoo3 key rlm-gym does not support")
+            hint = f"; {_ZOO_HINTS[name]}" if name in _ZOO_HINTS else ""
+            raise ValueError(f"`{name}` in {where}: an rl-zoo3 key rlm-gym does not support{hint}")
     if "policy_kwargs" in section:
         section["policy_kwargs"] = parse_policy_kwargs(section["policy_kwargs"])
     check_hyperparams(section, algo, source=where)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ __all__ = [
     "DEFAULT_HYPERPARAMS",
     "VEC_ENVS",
     "RunConfig",
+    "ShortBudgetWarning",
+    "short_budget_message",
 ]
 
 # PPO defaults for the crawl env (episodes of 3-30 steps, one final reward), chosen on Crawl-v0 by
@@ -270,12 +273,54 @@ def _check_positive(name: str, value: Any) -> int:
     return value
 
 
+class ShortBudgetWarning(UserWarning):
+    """The budget is below one PPO rollout, so the run trains on a rollout cut to fit it."""
+
+
+def _fitted_n_steps(n_steps: int, total_timesteps: int, n_envs: int) -> int:
+    # A tiny budget (tests, quick runs, the README's commands at 256 steps) still gets one
+    # full rollout and one PPO update, on a shorter rollout than the recipe's.
+    return max(8, min(n_steps, total_timesteps // max(1, n_envs)))
+
+
+def short_budget_message(
+    total_timesteps: int, n_envs: int, hyperparams: Mapping[str, Any] | None = None
+) -> str | None:
+    """What a budget below one PPO rollout does to the run, or None when it holds one.
+
+    PPO updates once per rollout of ``n_steps`` x ``n_envs`` steps. A smaller budget is not
+    refused (tests and quick runs train for a few hundred steps): the rollout is cut to fit it,
+    and this says so.
+
+    Example:
+        >>> print(short_budget_message(100, 4))
+        `total_timesteps` (--timesteps) 100 is below one PPO rollout of n_steps x n_envs = 1,024 x 4 = 4,096 steps: this run's rollout is cut to 25 x 4 = 100 steps (config.json records it), one PPO update on a rollout the recipe did not ask for. The smallest budget that trains the recipe's rollout is 4,096 (or set n_steps, e.g. --hp n_steps=25)
+        >>> short_budget_message(4096, 4) is None
+        True
+    """  # noqa: E501
+    n_steps = int({**DEFAULT_HYPERPARAMS, **dict(hyperparams or {})}["n_steps"])
+    fitted = _fitted_n_steps(n_steps, total_timesteps, n_envs)
+    if fitted >= n_steps:
+        return None
+    rollout = n_steps * n_envs
+    return (
+        f"`total_timesteps` (--timesteps) {total_timesteps:,} is below one PPO rollout of "
+        f"n_steps x n_envs = {n_steps:,} x {n_envs} = {rollout:,} steps: this run's rollout is "
+        f"cut to {fitted:,} x {n_envs} = {fitted * n_envs:,} steps (config.json records it), "
+        "one PPO update on a rollout the recipe did not ask for. The smallest budget that "
+        f"trains the recipe's rollout is {rollout:,} (or set n_steps, e.g. "
+        f"--hp n_steps={fitted})"
+    )
+
+
 def _resolve_hyperparams(
     hyperparams: Mapping[str, Any], total_timesteps: int, n_envs: int
 ) -> dict[str, Any]:
     params = {**DEFAULT_HYPERPARAMS, **hyperparams}
-    # A tiny budget (tests, quick runs) still gets at least one full rollout.
-    per_env = max(8, min(int(params["n_steps"]), total_timesteps // max(1, n_envs)))
+    message = short_budget_message(total_timesteps, n_envs, hyperparams)
+    if message is not None:
+        warnings.warn(message, ShortBudgetWarning, stacklevel=4)
+    per_env = _fitted_n_steps(int(params["n_steps"]), total_timesteps, n_envs)
     params["n_steps"] = per_env
     params["batch_size"] = min(int(params["batch_size"]), per_env * n_envs)
     return params

@@ -46,6 +46,7 @@ __all__ = [
     "atomic_write",
     "default_run_name",
     "find_model",
+    "finite_json",
     "read_episodes",
     "read_evaluations",
     "read_run_config",
@@ -155,8 +156,30 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         handle.write(text)
 
 
-def write_json_atomic(path: str | Path, value: Any) -> None:
+def finite_json(value: Any) -> Any:
+    """``value`` with every NaN or infinite float replaced by None (JSON has neither).
+
+    Example:
+        >>> finite_json({"score": float("nan"), "seeds": [1.5, float("inf")]})
+        {'score': None, 'seeds': [1.5, None]}
+    """
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(item) for item in value]
+    return value
+
+
+def write_json_atomic(path: str | Path, value: Any, *, strict: bool = False) -> None:
     """Write ``value`` as indented JSON to ``path`` atomically.
+
+    Args:
+        path: The file.
+        value: What to write.
+        strict: Write standard JSON only: NaN and infinities become null (``finite_json``),
+            so any JSON reader, not only Python's, can read the file (results files).
 
     Example:
         >>> import tempfile, pathlib
@@ -164,8 +187,14 @@ def write_json_atomic(path: str | Path, value: Any) -> None:
         >>> write_json_atomic(target, {"status": "running"})
         >>> json.loads(target.read_text())
         {'status': 'running'}
+        >>> write_json_atomic(target, {"score": float("nan")}, strict=True)
+        >>> target.read_text()
+        '{\\n  "score": null\\n}\\n'
     """
-    write_text_atomic(path, json.dumps(value, indent=2, default=str) + "\n")
+    if strict:
+        value = finite_json(value)
+    text = json.dumps(value, indent=2, default=str, allow_nan=not strict)
+    write_text_atomic(path, text + "\n")
 
 
 def _slug(text: str) -> str:

@@ -12,6 +12,13 @@ and a ``row.json`` once scored; running a study again resumes: finished runs are
 interrupted run continues from its checkpoint, the rest are trained. Runs are ordered
 seed-major, so a study cut short still holds whole seeds of every variant.
 
+The results file is a record, not a cache: every finished run it holds counts as finished (a
+fresh clone has the file but no ``runs/``), new finished runs are *merged* into it, and it is
+only rewritten when there is something new (a run, or more seeds planned); so it never ends
+with fewer finished runs than it had. A file written with other settings (budget, evaluation
+episodes, a variant's recipe) is refused, not mixed in. It is strict JSON: a value that does
+not exist (no finished seed, no interval from one seed) is ``null``.
+
 Example:
     >>> sorted(STUDIES)
     ['ablation', 'defaults']
@@ -208,8 +215,14 @@ def _baselines(study: Study) -> dict[str, dict[str, Any]]:
     }
 
 
-def _paired(values: Sequence[float], reference: Sequence[float]) -> tuple[float, float]:
-    return mean_ci95([a - b for a, b in zip(values, reference, strict=True)])
+def _mean_and_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
+    """Mean and 95 % half-width; None where it does not exist (no value; one value's CI)."""
+    mean, half = mean_ci95(values)
+    return (mean if values else None), (half if len(values) > 1 else None)
+
+
+def _scaled(value: float | None, offset: float, scale: float) -> float | None:
+    return None if value is None else (value - offset) / scale
 
 
 def summarise_study(
@@ -232,16 +245,12 @@ def summarise_study(
     by_run = {(row["variant"], row["seed"]): row for row in rows}
     seeds = [s for s in study.seeds if all((v, s) in by_run for v in study.variants)]
     low, high = baselines["random"]["score"], baselines["oracle"]["score"]
-
-    def normalised(score: float) -> float:
-        return (score - low) / (high - low)
-
     reference = [by_run[(study.reference, s)]["score"] for s in seeds]
     variants: dict[str, Any] = {}
     for name in study.variants:
         scores = [by_run[(name, s)]["score"] for s in seeds]
-        mean, half = mean_ci95(scores)
-        diff, diff_half = _paired(scores, reference) if seeds else (float("nan"), float("nan"))
+        mean, half = _mean_and_ci(scores)
+        diff, diff_half = _mean_and_ci([a - b for a, b in zip(scores, reference, strict=True)])
         variants[name] = {
             "settings": _jsonable(study.variants[name]),
             "total_timesteps": variant_budget(study, name),
@@ -249,8 +258,8 @@ def summarise_study(
             "scores": scores,
             "score": mean,
             "score_ci95": half,
-            "normalised": normalised(mean) if seeds else float("nan"),
-            "normalised_ci95": half / (high - low) if seeds else float("nan"),
+            "normalised": _scaled(mean, low, high - low),
+            "normalised_ci95": _scaled(half, 0.0, high - low),
             "vs_reference": diff,
             "vs_reference_ci95": diff_half,
             "per_seed": [by_run[(name, s)] for s in seeds],
@@ -259,6 +268,11 @@ def summarise_study(
             if baseline in baselines:
                 beat = [score > baselines[baseline]["score"] for score in scores]
                 variants[name][f"beats_{baseline}_every_seed"] = bool(seeds) and all(beat)
+    order = {name: i for i, name in enumerate(study.variants)}
+    unpaired = sorted(
+        (row for key, row in by_run.items() if key[1] not in seeds),
+        key=lambda row: (row["seed"], order.get(row["variant"], len(order))),
+    )
     return {
         "study": study.name,
         "question": study.question,
@@ -275,6 +289,9 @@ def summarise_study(
         "runs_planned": len(study.variants) * len(study.seeds),
         "baselines": {name: dict(summary) for name, summary in baselines.items()},
         "variants": variants,
+        # Finished runs of seeds some variant has not finished (left out when there are none):
+        # kept, so the file holds every finished run and a later run merges into it.
+        **({"unpaired_runs": unpaired} if unpaired else {}),
     }
 
 
@@ -308,11 +325,15 @@ def run_study(
         train: False writes the results of the runs already finished and trains nothing (a
             study still running elsewhere, or cut short); the baselines are scored anyway.
 
+    The runs an existing results file holds count as finished and are kept; the file is only
+    rewritten when a run finished that it does not hold (see the module's docstring).
+
     Returns:
-        The results (also written as JSON).
+        The results (as written, or as the existing file holds them when nothing is new).
 
     Raises:
-        ValueError: An unknown study name (with a suggestion).
+        ValueError: An unknown study name (with a suggestion); an existing results file of the
+            study run with other settings, or not JSON.
     """
     study = name if isinstance(name, Study) else STUDIES.get(name)
     if study is None:
@@ -330,11 +351,15 @@ def run_study(
     if n_eval_episodes is not None:
         overrides["n_eval_episodes"] = int(n_eval_episodes)
     study = replace(study, **overrides)
+    out = Path(results_dir) / f"{study.name}.json"
+    recorded = _recorded_runs(out, study)
     runs_root = Path(runs_dir)
     rows: list[dict[str, Any]] = []
     pending: list[dict[str, Any]] = []
     for seed in study.seeds:
         for variant, settings in study.variants.items():
+            if (variant, seed) in recorded:
+                continue
             run_dir = _run_dir(runs_root, study, variant, seed)
             row_path = run_dir / "row.json"
             if row_path.exists():
@@ -355,22 +380,91 @@ def run_study(
                 }
             )
     started = time.perf_counter()
-    if progress and rows:
-        print(f"study {study.name}: {len(rows)} runs already done", file=sys.stderr)
-    if train:
-        n_workers = max(1, min(n_workers or os.cpu_count() or 1, len(pending) or 1))
-        baselines = _run_pending(study, pending, rows, n_workers, progress, started)
+    if progress and (rows or recorded):
+        print(
+            f"study {study.name}: {len(rows) + len(recorded)} runs already done "
+            f"({len(recorded)} in {out})",
+            file=sys.stderr,
+        )
+    # Seeds the file holds stay in the summary even when this call ran fewer (``seeds=``).
+    seeds = tuple(sorted({*study.seeds, *(s for _, s in recorded)}))
+    summarised = replace(study, seeds=seeds)
+    if recorded and not rows and not (train and pending):
+        # Nothing finished that the file does not hold: its baselines stand, and unless the
+        # plan grew (more seeds) it stays as it is, byte for byte.
+        previous = json.loads(out.read_text(encoding="utf-8"))
+        results = summarise_study(summarised, list(recorded.values()), previous["baselines"])
+        if results["seeds_planned"] == previous.get("seeds_planned"):
+            if progress:
+                left = f"; {len(pending)} runs left untrained" if pending else ""
+                print(f"study {study.name}: nothing new for {out}{left}", file=sys.stderr)
+            return previous
     else:
-        if progress and pending:
-            print(f"study {study.name}: {len(pending)} runs left untrained", file=sys.stderr)
-        baselines = _baselines(study)
-    results = summarise_study(study, rows, baselines)
-    out = Path(results_dir) / f"{study.name}.json"
+        if train:
+            n_workers = max(1, min(n_workers or os.cpu_count() or 1, len(pending) or 1))
+            baselines = _run_pending(study, pending, rows, n_workers, progress, started)
+        else:
+            if progress and pending:
+                print(f"study {study.name}: {len(pending)} runs left untrained", file=sys.stderr)
+            baselines = _baselines(study)
+        results = summarise_study(summarised, [*recorded.values(), *rows], baselines)
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_json_atomic(out, results)
+    write_json_atomic(out, results, strict=True)
     if progress:
         print(f"study {study.name}: wrote {out}", file=sys.stderr)
     return results
+
+
+# What must agree between a results file and the study writing into it, so that merged runs
+# answer the same question: the env, the training and evaluation settings.
+_SAME_STUDY_KEYS = ("env_id", "n_envs", "hyperparams", "n_eval_episodes", "eval_seed", "reference")
+
+
+def _recorded_runs(out: Path, study: Study) -> dict[tuple[str, int], dict[str, Any]]:
+    """The finished runs ``out`` holds, by (variant, seed); {} when there is no file.
+
+    Raises:
+        ValueError: ``out`` is not JSON, or holds a study run with other settings (merging
+            would mix two questions; nor may it be overwritten: it would lose finished runs).
+    """
+    if not out.exists():
+        return {}
+    try:
+        recorded = json.loads(out.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{out} is not JSON ({error}); move it away to write the study") from None
+    expected = summarise_study(study, [], {"random": {"score": 0.0}, "oracle": {"score": 1.0}})
+    differences = [
+        f"`{key}` {recorded.get(key)!r} there, {expected[key]!r} here"
+        for key in _SAME_STUDY_KEYS
+        if recorded.get(key) != expected[key]
+    ]
+    old_variants = recorded.get("variants") or {}
+    for name, row in old_variants.items():
+        if name not in study.variants:
+            differences.append(f"variant `{name}` there, not in the study")
+            continue
+        # Files older than per-variant budgets hold the study's budget only.
+        found = {
+            "settings": row.get("settings"),
+            "total_timesteps": recorded.get("total_timesteps"),
+        }
+        found.update((key, row[key]) for key in found if key in row)
+        for key, value in found.items():
+            if value != expected["variants"][name][key]:
+                differences.append(
+                    f"variant `{name}` `{key}` {value!r} there, "
+                    f"{expected['variants'][name][key]!r} here"
+                )
+    if differences:
+        raise ValueError(
+            f"{out} holds study '{study.name}' run with other settings "
+            f"({'; '.join(differences[:3])}); its finished runs would be lost or mixed: "
+            "write elsewhere with `--results-dir` (`results_dir`), or move the file away"
+        )
+    runs = [row for row in old_variants.values() for row in row.get("per_seed", [])]
+    runs += recorded.get("unpaired_runs", [])
+    return {(row["variant"], int(row["seed"])): row for row in runs}
 
 
 def _run_pending(

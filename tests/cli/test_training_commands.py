@@ -72,3 +72,13 @@ def test_evaluate_baselines_prints_a_line_per_agent_unless_quiet(capsys):
     ]
     assert main([*argv, "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_train_help_says_the_plain_recipe_is_not_the_studys_best(capsys):
+
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "4 envs x 1,024-step rollouts and gamma 0.99" in help_text
+    assert "found worse on the crawl env than the demo's" in help_text
+    assert "--hp gamma=0.999" in help_text

@@ -40,3 +40,26 @@ def test_the_files_hold_the_rows_the_table_and_the_settings(tmp_path):
     assert (tmp_path / "ablation.md").read_text() == result.table() + "\n"
     written = json.loads((tmp_path / "ablation.json").read_text())
     assert written["config"]["seeds"] == [0, 1] and written["baselines"] == BASELINES
+
+
+ONE_SEED = [{"variant": "full", "seed": 0, "score": 0.8, "normalised": 0.5}]
+
+
+def test_one_seed_gives_a_mean_and_no_interval_in_the_table():
+    result = AblationResult(ONE_SEED, summarise_ablation(ONE_SEED, ["full"]), baselines=BASELINES)
+    assert "| full | 1 | 0.800 ± n/a | 0.50 ± n/a |" in result.table()
+
+
+def test_ablation_json_is_strict_and_claims_no_interval_from_one_seed(tmp_path):
+    summary = summarise_ablation(ONE_SEED, ["full", "binary"])  # binary: no run at all
+    result = AblationResult(ONE_SEED, summary, {}, BASELINES, tmp_path)
+    write_ablation(result, {"seeds": [0]}, plots=False)
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"{constant} is not JSON")
+
+    written = json.loads((tmp_path / "ablation.json").read_text(), parse_constant=refuse)
+    full, binary = written["summary"]
+    assert (full["score"], full["score_ci95"], full["normalised_ci95"]) == (0.8, None, None)
+    assert binary["score"] is None and binary["runs"] == 0
+    assert "| binary | 0 | n/a | n/a |" in (tmp_path / "ablation.md").read_text()

@@ -93,3 +93,17 @@ def test_policy_kwargs_strings_are_parsed_without_eval():
 def test_wrong_values_are_named(params, error, message):
     with pytest.raises(error, match=message.replace("[", r"\[").replace("(", r"\(")):
         check_hyperparams(params, "maskable_ppo" if "use_sde" in params else "ppo")
+
+
+def test_a_refused_env_wrapper_says_what_to_do_instead(tmp_path):
+    path = tmp_path / "ppo.yml"
+    path.write_text("default:\n  env_wrapper:\n    - rlm_gym.wrappers.RewardPolicyWrapper\n")
+    with pytest.raises(ValueError) as refused:
+        load_zoo_hyperparams(path, "rlm_gym/Crawl-v1")
+    message = str(refused.value)
+    assert message.startswith("`env_wrapper` in ")
+    assert (
+        "an rl-zoo3 key rlm-gym does not support; rlm-gym wraps the env in the reward " in message
+    )
+    assert "remove `env_wrapper` from the file, or train with rl-zoo3 itself" in message
+    assert "python -m rl_zoo3.train" in message
