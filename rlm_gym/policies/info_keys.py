@@ -3,8 +3,9 @@
 An env that knows more about a step than its reward puts the step's ``ActionResult`` (or a
 dict of its fields) under :data:`ACTION_RESULT_KEY` and the action, as a dict, under
 :data:`ACTION_KEY`. ``RewardPolicyWrapper`` scores that pair with a reward policy and writes
-the other keys; training callbacks and the command line read them. Defined here, below the
-envs, the wrappers and training, so that every one of them can name the same keys.
+the reward keys, ``PotentialShapingWrapper`` the shaping keys; training callbacks and the
+command line read them. Defined here, below the envs, the wrappers and training, so that
+every one of them can name the same keys.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ __all__ = [
     "REWARD_POLICY_KEY",
     "EPISODE_REWARD_COMPONENTS_KEY",
     "EPISODE_REWARD_KEY",
+    "SHAPING_REWARD_KEY",
+    "POTENTIAL_KEY",
 ]
 
 #: The action of the step, as a dict (``{"action": type, ...}``); written by the env.
@@ -33,3 +36,7 @@ REWARD_POLICY_KEY = "reward_policy"
 EPISODE_REWARD_COMPONENTS_KEY = "episode_reward_components"
 #: On an episode's last step: the policy's values summed over the episode.
 EPISODE_REWARD_KEY = "episode_reward"
+#: The potential-based shaping term ``gamma * Phi(s') - Phi(s)`` added to the step's reward.
+SHAPING_REWARD_KEY = "shaping_reward"
+#: The potential ``Phi(s')`` the shaping term used.
+POTENTIAL_KEY = "potential"
