@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from copy import deepcopy
@@ -266,11 +265,12 @@ class ConfiguredAdditivePolicy(AdditiveRewardPolicy):
     ``RewardPolicyWrapper.reset`` calls), so a change to ``policy.config`` takes effect from
     the next reset (or at once after calling ``read_config()``), not in the middle of an
     episode. Subclasses that override ``on_episode_start`` call
-    ``super().on_episode_start(context)`` to keep this.
+    ``super().on_episode_start(context)`` to keep this; a subclass that defines
+    ``read_config`` itself binds its settings itself.
 
     Raises:
-        TypeError: When the class is defined, if a setting's attribute ``_key`` would hide an
-            attribute the class already has.
+        TypeError: When the class is defined, if a setting is not named as a Python
+            identifier, or its attribute ``_key`` would hide an attribute the class has.
 
     Example:
         >>> class Attempt(ConfiguredAdditivePolicy):
@@ -289,20 +289,24 @@ class ConfiguredAdditivePolicy(AdditiveRewardPolicy):
     name = "configured_additive_base"
     description = "Base of additive policies that read their config once per episode"
     float_components = True
-    #: ``(attribute, key)`` for every setting of ``DEFAULT_CONFIG``, set per class.
-    _config_attributes: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # Interned: the names become keys of every instance's attribute table.
-        attributes = tuple((sys.intern(f"_{key}"), key) for key in cls.DEFAULT_CONFIG)
-        hidden = [attribute for attribute, _ in attributes if hasattr(cls, attribute)]
+        keys = list(cls.DEFAULT_CONFIG)
+        unreadable = [key for key in keys if not (isinstance(key, str) and key.isidentifier())]
+        if unreadable:
+            raise TypeError(
+                f"`DEFAULT_CONFIG` of {cls.__name__} has setting(s) {unreadable} that cannot "
+                "be read as attributes; name each setting as a Python identifier"
+            )
+        hidden = [f"_{key}" for key in keys if hasattr(cls, f"_{key}")]
         if hidden:
             raise TypeError(
                 f"`DEFAULT_CONFIG` of {cls.__name__} would hide the class attribute(s) "
                 f"{hidden}; rename the setting(s)"
             )
-        cls._config_attributes = attributes
+        if "read_config" not in vars(cls):
+            cls.read_config = _config_reader(cls, keys)  # type: ignore[method-assign]
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__(config)
@@ -310,10 +314,26 @@ class ConfiguredAdditivePolicy(AdditiveRewardPolicy):
 
     def read_config(self) -> None:
         """Bind every setting ``key`` of ``self.config`` as the attribute ``self._key``."""
-        config = self.config
-        for attribute, key in self._config_attributes:
-            setattr(self, attribute, config[key])
 
     def on_episode_start(self, context: PolicyContext) -> None:
         """Re-read the config: a change made between episodes applies from this one."""
         self.read_config()
+
+
+def _config_reader(cls: type, keys: list[str]) -> Any:
+    """A ``read_config`` method binding each setting ``key`` of ``self.config`` as ``self._key``.
+
+    Generated as straight-line code, the way :mod:`dataclasses` generates ``__init__``: every
+    reset of every wrapped env runs it, and a loop of ``setattr`` calls costs three to four
+    times as much (about 1 µs more per reset for the research policy's 18 settings). The keys
+    are checked identifiers, so the generated source is exactly one assignment per setting.
+    """
+    lines = ["def read_config(self):", "    config = self.config"]
+    lines += [f"    self._{key} = config[{key!r}]" for key in keys]
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)
+    reader = namespace["read_config"]
+    reader.__doc__ = ConfiguredAdditivePolicy.read_config.__doc__
+    reader.__module__ = cls.__module__
+    reader.__qualname__ = f"{cls.__qualname__}.read_config"
+    return reader

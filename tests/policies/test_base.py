@@ -90,10 +90,20 @@ def test_each_setting_is_read_as_an_underscored_attribute():
 
 
 def test_a_setting_that_would_hide_a_class_attribute_is_refused():
-    with pytest.raises(TypeError, match=r"\['_config_attributes'\]"):
+    with pytest.raises(TypeError, match=r"\['_validate_takes_config'\]"):
 
         class Clashing(ConfiguredAdditivePolicy):
-            DEFAULT_CONFIG = {"config_attributes": 1.0}
+            DEFAULT_CONFIG = {"validate_takes_config": True}
+
+            def score_components(self, action, result, context):
+                return {}
+
+
+def test_a_setting_that_is_not_an_identifier_is_refused():
+    with pytest.raises(TypeError, match=r"\['max-depth'\].*identifier"):
+
+        class Dashed(ConfiguredAdditivePolicy):
+            DEFAULT_CONFIG = {"max-depth": 10}
 
             def score_components(self, action, result, context):
                 return {}
