@@ -22,7 +22,13 @@ from typing import Any
 
 from rlm_gym.policies import AdditiveRewardPolicy, RewardPolicy
 
-__all__ = ["SUM_IS_COMPENSATED", "calculate_is_additive", "final_only_calculate", "scoring_route"]
+__all__ = [
+    "SUM_IS_COMPENSATED",
+    "calculate_is_additive",
+    "final_only_calculate",
+    "route_is_stale",
+    "scoring_route",
+]
 
 # From 3.12 on, `sum()` of floats is compensated (Neumaier), so the step's one-pass running
 # total would differ from `sum(components.values())` - the policies' definition - in the last
@@ -78,3 +84,27 @@ def scoring_route(
         and getattr(policy.calculate, "__func__", None) is final_only_function
     )
     return (policy.score_components if additive and fast_merge else None), final_only
+
+
+def route_is_stale(
+    policy: RewardPolicy,
+    score_components: Callable[..., dict[str, float]] | None,
+    final_only: bool,
+    final_only_function: Any,
+) -> bool:
+    """Whether a route from :func:`scoring_route` no longer holds: ``calculate`` was patched
+    on the instance since, so every step must go through it.
+
+    Example:
+        >>> from rlm_gym.policies import PolicyRegistry, RewardSignal
+        >>> policy = PolicyRegistry.get_reward("default")
+        >>> route = scoring_route(policy, True, None)
+        >>> route_is_stale(policy, *route, None)
+        False
+        >>> policy.calculate = lambda action, result, context: RewardSignal(0.0)
+        >>> route_is_stale(policy, *route, None)
+        True
+    """
+    return (score_components is not None and not calculate_is_additive(policy)) or (
+        final_only and getattr(policy.calculate, "__func__", None) is not final_only_function
+    )
