@@ -8,19 +8,20 @@ from typing import Any
 import gymnasium as gym
 
 from rlm_gym.policies import RewardPolicy
-from rlm_gym.wrappers import RewardPolicyWrapper
+from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
+from rlm_gym.wrappers.reward_policy import DEFAULT_REWARD_MODE, RewardPolicyWrapper
 
 __all__ = ["make"]
 
 
 def make(
     env_id: str | gym.envs.registration.EnvSpec,
-    policy: str | RewardPolicy = "default",
+    policy: str | RewardPolicy = DEFAULT_REWARD_POLICY,
     *,
     config: Mapping[str, Any] | None = None,
     disable: Iterable[str] = (),
     weights: Mapping[str, float] | None = None,
-    reward_mode: str = "replace",
+    reward_mode: str = DEFAULT_REWARD_MODE,
     task: str | None = None,
     max_steps: int | None = None,
     **env_kwargs: Any,

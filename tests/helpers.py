@@ -77,3 +77,36 @@ class RecordingPolicy(RewardPolicy):
 
     def on_episode_end(self, context: PolicyContext, total_reward: float) -> None:
         self.ends.append((context, total_reward))
+
+
+class RewardScriptEnv(gym.Env):
+    """Returns the scripted rewards in turn; terminates after the last one."""
+
+    observation_space = gym.spaces.Discrete(1)
+    action_space = gym.spaces.Discrete(2)
+
+    def __init__(self, rewards=(1.0,), info=None):
+        self.rewards = list(rewards)
+        self.info = info or {}
+        self.t = 0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return 0, {}
+
+    def step(self, action):
+        reward = self.rewards[self.t]
+        self.t += 1
+        return 0, reward, self.t >= len(self.rewards), False, dict(self.info)
+
+
+def run_episode(env, actions, seed=0):
+    env.reset(seed=seed)
+    steps = []
+    for action in actions:
+        _, reward, terminated, truncated, info = env.step(action)
+        steps.append((reward, info))
+        if terminated or truncated:
+            break
+    return steps

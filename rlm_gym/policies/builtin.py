@@ -2,22 +2,22 @@
 
 Each ``score_components`` emits only the components that apply, with their sign; ``calculate``
 (from :class:`AdditiveRewardPolicy`) returns ``value = clamp(sum(components), *value_range)``.
-The formulas follow SPEC §4 line by line. ``result.output`` of ``None`` counts as ``""``.
+Each policy states its settings as the table ``DEFAULT_CONFIG`` and its formula one line per
+component, as the README's policy table does; a setting ``key`` is read as ``self._key`` (see
+:class:`~rlm_gym.policies.base.ConfiguredAdditivePolicy`), and a penalty, stored positive,
+is negated where it is used. ``result.output`` of ``None`` counts as ``""``.
 
 "Final" is written out as ``action.get("action", result.action_type) == "final"`` (what
 :func:`~rlm_gym.policies.base.is_final` does): a function call per step costs as much as a
-component, and these run on every step of every wrapped env. For the same reason each policy
-reads its config into attributes once per episode (see :class:`ConfiguredAdditivePolicy`)
-rather than looking keys up on every step.
+component, and these run on every step of every wrapped env.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from numbers import Real
 from typing import Any
 
-from rlm_gym.policies.base import AdditiveRewardPolicy
+from rlm_gym.policies.base import AdditiveRewardPolicy, ConfiguredAdditivePolicy
 from rlm_gym.policies.registry import PolicyRegistry
 from rlm_gym.policies.types import ActionResult, PolicyContext
 
@@ -28,7 +28,6 @@ __all__ = [
     "ResearchRewardPolicy",
     "BinaryRewardPolicy",
     "max_bracket_depth",
-    "ConfiguredAdditivePolicy",
 ]
 
 
@@ -40,40 +39,6 @@ def _partial_share(result: ActionResult) -> float:
     if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= share <= 1.0:
         raise ValueError(f"Expected `metadata['partial']` to be a number in [0, 1], got {share!r}")
     return float(share)
-
-
-class ConfiguredAdditivePolicy(AdditiveRewardPolicy):
-    """An additive policy that reads ``self.config`` into attributes once per episode.
-
-    The config is validated at construction and is not meant to change while an episode
-    runs: :meth:`read_config` runs at construction and again at each episode start
-    (``on_episode_start``, which ``RewardPolicyWrapper.reset`` calls), so a change to
-    ``policy.config`` takes effect from the next reset (or at once after calling
-    ``read_config()``), not in the middle of an episode. Subclasses that override
-    ``on_episode_start`` call ``super().on_episode_start(context)`` to keep this.
-
-    Example:
-        >>> policy = DefaultRewardPolicy()
-        >>> policy.config["base"] = 0.2
-        >>> policy.on_episode_start(PolicyContext())  # what a reset does
-        >>> policy.calculate({}, ActionResult("code", success=True), PolicyContext()).components
-        {'base': 0.2, 'success': 0.7}
-    """
-
-    name = "configured_additive_base"
-    description = "Base of additive policies that read their config once per episode"
-    float_components = True
-
-    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
-        super().__init__(config)
-        self.read_config()
-
-    def read_config(self) -> None:
-        """Bind what ``score_components`` reads from ``self.config`` (no-op by default)."""
-
-    def on_episode_start(self, context: PolicyContext) -> None:
-        """Re-read the config: a change made between episodes applies from this one."""
-        self.read_config()
 
 
 @PolicyRegistry.register_reward("default")
@@ -95,42 +60,30 @@ class DefaultRewardPolicy(ConfiguredAdditivePolicy):
     description = "Balanced rewards: moderate success bonus and failure penalty, final bonus."
     formula = "default = base + (success | failure) + error + final + partial, clamped to [-1, 1]"
     component_names = ("base", "success", "failure", "error", "final", "partial")
-
-    @classmethod
-    def get_default_config(cls) -> dict[str, Any]:
-        return {
-            "base": 0.1,
-            "success_bonus": 0.7,
-            "failure_penalty": 0.3,
-            "partial_success_base": 0.3,
-            "stderr_penalty": 0.1,
-            "final_bonus": 0.5,
-        }
-
-    def read_config(self) -> None:
-        config = self.config
-        self._base = config["base"]
-        self._success = config["success_bonus"]
-        self._failure = -config["failure_penalty"]
-        self._partial = config["partial_success_base"]
-        self._error = -config["stderr_penalty"]
-        self._final = config["final_bonus"]
+    DEFAULT_CONFIG = {
+        "base": 0.1,
+        "success_bonus": 0.7,
+        "failure_penalty": 0.3,
+        "partial_success_base": 0.3,
+        "stderr_penalty": 0.1,
+        "final_bonus": 0.5,
+    }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
         if result.success:
-            components = {"base": self._base, "success": self._success}
+            components = {"base": self._base, "success": self._success_bonus}
             if action.get("action", result.action_type) == "final":
-                components["final"] = self._final
+                components["final"] = self._final_bonus
         else:
-            components = {"base": self._base, "failure": self._failure}
+            components = {"base": self._base, "failure": -self._failure_penalty}
             if result.metadata:
                 share = _partial_share(result)
                 if share > 0.0:
-                    components["partial"] = self._partial * share
+                    components["partial"] = self._partial_success_base * share
         if result.error:
-            components["error"] = self._error
+            components["error"] = -self._stderr_penalty
         return components
 
 
@@ -152,38 +105,30 @@ class StrictRewardPolicy(ConfiguredAdditivePolicy):
     description = "Heavy penalties for errors and timeouts; for correctness-critical work."
     formula = "strict = (success | failure) + error + timeout + final, clamped to [-1, 1]"
     component_names = ("success", "failure", "error", "timeout", "final")
-
-    @classmethod
-    def get_default_config(cls) -> dict[str, Any]:
-        return {
-            "success_bonus": 0.5,
-            "failure_penalty": 0.6,
-            "error_penalty": 0.3,
-            "timeout_penalty": 0.4,
-            "final_bonus": 0.3,
-        }
-
-    def read_config(self) -> None:
-        config = self.config
-        self._success = config["success_bonus"]
-        self._failure = -config["failure_penalty"]
-        self._error = -config["error_penalty"]
-        self._timeout = -config["timeout_penalty"]
-        self._final = config["final_bonus"]
+    DEFAULT_CONFIG = {
+        "success_bonus": 0.5,
+        "failure_penalty": 0.6,
+        "error_penalty": 0.3,
+        "timeout_penalty": 0.4,
+        "final_bonus": 0.3,
+    }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
         error = result.error
         success = result.success
-        components = {"success": self._success} if success else {"failure": self._failure}
+        if success:
+            components = {"success": self._success_bonus}
+        else:
+            components = {"failure": -self._failure_penalty}
         if error:
-            components["error"] = self._error
+            components["error"] = -self._error_penalty
             lowered = error.lower()
             if "timeout" in lowered or "timed out" in lowered:
-                components["timeout"] = self._timeout
+                components["timeout"] = -self._timeout_penalty
         if success and not error and action.get("action", result.action_type) == "final":
-            components["final"] = self._final
+            components["final"] = self._final_bonus
         return components
 
 
@@ -205,38 +150,26 @@ class LenientRewardPolicy(ConfiguredAdditivePolicy):
     description = "Forgiving rewards that encourage exploration and attempting answers."
     formula = "lenient = attempt + (success | failure) + progress + final, clamped to [-1, 1]"
     component_names = ("attempt", "success", "failure", "progress", "final")
-
-    @classmethod
-    def get_default_config(cls) -> dict[str, Any]:
-        return {
-            "attempt_bonus": 0.2,
-            "success_bonus": 0.5,
-            "failure_penalty": 0.1,
-            "progress_bonus": 0.15,
-            "progress_min_chars": 50,
-            "final_bonus": 0.4,
-        }
-
-    def read_config(self) -> None:
-        config = self.config
-        self._attempt = config["attempt_bonus"]
-        self._success = config["success_bonus"]
-        self._failure = -config["failure_penalty"]
-        self._progress = config["progress_bonus"]
-        self._progress_min_chars = config["progress_min_chars"]
-        self._final = config["final_bonus"]
+    DEFAULT_CONFIG = {
+        "attempt_bonus": 0.2,
+        "success_bonus": 0.5,
+        "failure_penalty": 0.1,
+        "progress_bonus": 0.15,
+        "progress_min_chars": 50,
+        "final_bonus": 0.4,
+    }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
         if result.success:
-            components = {"attempt": self._attempt, "success": self._success}
+            components = {"attempt": self._attempt_bonus, "success": self._success_bonus}
         else:
-            components = {"attempt": self._attempt, "failure": self._failure}
+            components = {"attempt": self._attempt_bonus, "failure": -self._failure_penalty}
         if len(result.output or "") > self._progress_min_chars:
-            components["progress"] = self._progress
+            components["progress"] = self._progress_bonus
         if action.get("action", result.action_type) == "final":
-            components["final"] = self._final
+            components["final"] = self._final_bonus
         return components
 
 
@@ -302,85 +235,63 @@ class ResearchRewardPolicy(ConfiguredAdditivePolicy):
         "early_termination",
         "final_failure",
     )
-
-    @classmethod
-    def get_default_config(cls) -> dict[str, Any]:
-        return {
-            "base_attempt": 0.05,
-            "base_success": 0.3,
-            "base_failure": 0.2,
-            "code_length_bonus_per_100_chars": 0.02,
-            "code_length_cap": 0.1,
-            "code_complexity_penalty_per_nest": 0.01,
-            "max_nesting_depth": 10,
-            "output_length_bonus_per_100_chars": 0.01,
-            "output_length_cap": 0.05,
-            "error_keyword_penalty": 0.05,
-            "fast_execution_bonus": 0.05,
-            "fast_execution_ms": 1000.0,
-            "slow_execution_penalty": 0.05,
-            "slow_execution_ms": 10000.0,
-            "step_penalty_per_step": 0.01,
-            "early_termination_bonus": 0.1,
-            "final_success_bonus": 0.3,
-            "final_failure_penalty": 0.1,
-        }
-
-    def read_config(self) -> None:
-        config = self.config
-        self._attempt = config["base_attempt"]
-        self._success = config["base_success"]
-        self._failure = -config["base_failure"]
-        self._code_per_char = config["code_length_bonus_per_100_chars"] / 100
-        self._code_cap = config["code_length_cap"]
-        self._nest_penalty = -config["code_complexity_penalty_per_nest"]
-        self._max_depth = config["max_nesting_depth"]
-        self._output_per_char = config["output_length_bonus_per_100_chars"] / 100
-        self._output_cap = config["output_length_cap"]
-        self._keyword_penalty = -config["error_keyword_penalty"]
-        self._fast_bonus = config["fast_execution_bonus"]
-        self._fast_ms = config["fast_execution_ms"]
-        self._slow_penalty = -config["slow_execution_penalty"]
-        self._slow_ms = config["slow_execution_ms"]
-        self._step_penalty = -config["step_penalty_per_step"]
-        self._early_bonus = config["early_termination_bonus"]
-        self._final_success = config["final_success_bonus"]
-        self._final_failure = -config["final_failure_penalty"]
+    DEFAULT_CONFIG = {
+        "base_attempt": 0.05,
+        "base_success": 0.3,
+        "base_failure": 0.2,
+        "code_length_bonus_per_100_chars": 0.02,
+        "code_length_cap": 0.1,
+        "code_complexity_penalty_per_nest": 0.01,
+        "max_nesting_depth": 10,
+        "output_length_bonus_per_100_chars": 0.01,
+        "output_length_cap": 0.05,
+        "error_keyword_penalty": 0.05,
+        "fast_execution_bonus": 0.05,
+        "fast_execution_ms": 1000.0,
+        "slow_execution_penalty": 0.05,
+        "slow_execution_ms": 10000.0,
+        "step_penalty_per_step": 0.01,
+        "early_termination_bonus": 0.1,
+        "final_success_bonus": 0.3,
+        "final_failure_penalty": 0.1,
+    }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
         if result.success:
-            components = {"base_attempt": self._attempt, "base_success": self._success}
+            components = {"base_attempt": self._base_attempt, "base_success": self._base_success}
         else:
-            components = {"base_attempt": self._attempt, "base_failure": self._failure}
+            components = {"base_attempt": self._base_attempt, "base_failure": -self._base_failure}
         code = action.get("code")
         if code:
-            components["code_length"] = min(len(code) * self._code_per_char, self._code_cap)
-            depth = max_bracket_depth(code)
-            if depth > self._max_depth:
-                components["code_complexity"] = self._nest_penalty * (depth - self._max_depth)
+            per_char = self._code_length_bonus_per_100_chars / 100
+            components["code_length"] = min(len(code) * per_char, self._code_length_cap)
+            excess = max_bracket_depth(code) - self._max_nesting_depth
+            if excess > 0:
+                components["code_complexity"] = -self._code_complexity_penalty_per_nest * excess
         output = result.output
         if output:
-            components["output_length"] = min(len(output) * self._output_per_char, self._output_cap)
+            per_char = self._output_length_bonus_per_100_chars / 100
+            components["output_length"] = min(len(output) * per_char, self._output_length_cap)
             lowered = output.lower()
             if any(keyword in lowered for keyword in _ERROR_KEYWORDS):
-                components["error_keyword"] = self._keyword_penalty
+                components["error_keyword"] = -self._error_keyword_penalty
         duration = result.duration_ms
-        if 0.0 < duration < self._fast_ms:
-            components["fast_execution"] = self._fast_bonus
-        elif duration > self._slow_ms:
-            components["slow_execution"] = self._slow_penalty
+        if 0.0 < duration < self._fast_execution_ms:
+            components["fast_execution"] = self._fast_execution_bonus
+        elif duration > self._slow_execution_ms:
+            components["slow_execution"] = -self._slow_execution_penalty
         step = context.step
         if step > 0:
-            components["step_penalty"] = self._step_penalty * step
+            components["step_penalty"] = -self._step_penalty_per_step * step
         if action.get("action", result.action_type) == "final":
             if result.success:
-                components["final_success"] = self._final_success
+                components["final_success"] = self._final_success_bonus
                 if step < context.max_steps / 2:
-                    components["early_termination"] = self._early_bonus
+                    components["early_termination"] = self._early_termination_bonus
             else:
-                components["final_failure"] = self._final_failure
+                components["final_failure"] = -self._final_failure_penalty
         return components
 
 

@@ -2,102 +2,59 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import fields
 from time import perf_counter
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 from gymnasium.core import ActType, ObsType
 
-from rlm_gym._validation import check_finite_number, unknown_name_error
+from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import (
     DEFAULT_HISTORY_LIMIT,
     ActionResult,
-    AdditiveRewardPolicy,
     History,
     PolicyContext,
     PolicyRegistry,
     RewardPolicy,
 )
 from rlm_gym.policies.base import is_final
+from rlm_gym.policies.info_keys import (
+    ACTION_KEY,
+    ACTION_RESULT_KEY,
+    ENV_REWARD_KEY,
+    EPISODE_REWARD_COMPONENTS_KEY,
+    EPISODE_REWARD_KEY,
+    REWARD_COMPONENTS_KEY,
+    REWARD_POLICY_KEY,
+)
+from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
+from rlm_gym.wrappers.ablation import (
+    check_component_names,
+    checked_weights,
+    multipliers,
+    name_set,
+    weighted_components,
+)
+from rlm_gym.wrappers.scoring_route import (
+    SUM_IS_COMPENSATED,
+    final_only_calculate,
+    route_is_stale,
+    scoring_route,
+)
+from rlm_gym.wrappers.step_result import step_from_info
 
-__all__ = ["RewardPolicyWrapper", "REWARD_MODES", "action_result_from_info"]
+__all__ = ["RewardPolicyWrapper", "REWARD_MODES", "DEFAULT_REWARD_MODE"]
 
+#: What ``step()`` returns: the policy's value ("replace") or the env's reward plus it ("add").
 REWARD_MODES = ("replace", "add")
-DEFAULT_MAX_STEPS = 10
+DEFAULT_REWARD_MODE = REWARD_MODES[0]
+#: ``PolicyContext.max_steps`` of an env whose spec gives no step budget.
+DEFAULT_MAX_STEPS = PolicyContext.max_steps
 
-_RESULT_FIELDS = frozenset(f.name for f in fields(ActionResult))
 _new_result = object.__new__
-_ADDITIVE_CALCULATE = AdditiveRewardPolicy.calculate
-_REQUIRED_RESULT_FIELDS = frozenset({"action_type", "success"})
-# From 3.12 on, `sum()` of floats is compensated (Neumaier), so the step's one-pass running
-# total would differ from `sum(components.values())` - the policies' definition - in the last
-# bit now and then. Before 3.12 `sum()` adds left to right exactly as the running total does.
-_SUM_IS_COMPENSATED = sys.version_info >= (3, 12)
-
-
-def _calculate_is_additive(policy: RewardPolicy) -> bool:
-    """Whether ``policy.calculate`` is ``AdditiveRewardPolicy.calculate``, unpatched.
-
-    Read through the bound method (an override or a function set on the instance has no
-    ``__func__`` of that base's): ``vars(policy)`` would materialise the instance's
-    ``__dict__``, which makes every attribute read in ``score_components`` slower.
-    """
-    return getattr(policy.calculate, "__func__", None) is _ADDITIVE_CALCULATE
-
-
-def _final_only_calculate(policy: RewardPolicy) -> Any:
-    """The ``calculate`` function of the class that declares ``final_only`` (or None).
-
-    None when no class in the policy's MRO sets ``final_only = True`` or when the nearest one
-    that sets it does not define ``calculate`` itself (its ``calculate`` is inherited, so the
-    declaration cannot be about it).
-    """
-    for klass in type(policy).__mro__:
-        declared = vars(klass)
-        if "final_only" in declared:
-            return declared.get("calculate") if declared["final_only"] is True else None
-    return None
-
-
-def action_result_from_info(value: Any) -> ActionResult:
-    """Turn ``info["action_result"]`` (an ``ActionResult`` or a dict of its fields) into one.
-
-    Raises:
-        TypeError: If ``value`` is neither, or the dict misses or adds fields (named).
-
-    Example:
-        >>> action_result_from_info({"action_type": "code", "success": True}).success
-        True
-        >>> action_result_from_info({"action_type": "code", "ok": True})
-        Traceback (most recent call last):
-        ...
-        TypeError: `info["action_result"]` is missing field(s) ['success'] and has unexpected field(s) ['ok']; ActionResult fields are ['action_type', 'duration_ms', 'error', 'metadata', 'output', 'success', 'tokens_used']
-    """  # noqa: E501
-    if isinstance(value, ActionResult):
-        return value
-    if not isinstance(value, Mapping):
-        raise TypeError(
-            f'Expected `info["action_result"]` to be an ActionResult or a dict of its fields, '
-            f"got {type(value).__name__}"
-        )
-    missing = sorted(_REQUIRED_RESULT_FIELDS - value.keys())
-    unexpected = sorted(set(value) - _RESULT_FIELDS)
-    if missing or unexpected:
-        problems = []
-        if missing:
-            problems.append(f"is missing field(s) {missing}")
-        if unexpected:
-            problems.append(f"has unexpected field(s) {unexpected}")
-        raise TypeError(
-            f'`info["action_result"]` {" and ".join(problems)}; '
-            f"ActionResult fields are {sorted(_RESULT_FIELDS)}"
-        )
-    return ActionResult(**value)
 
 
 class RewardPolicyWrapper(
@@ -161,11 +118,11 @@ class RewardPolicyWrapper(
     def __init__(
         self,
         env: gym.Env[ObsType, ActType],
-        policy: str | RewardPolicy = "default",
+        policy: str | RewardPolicy = DEFAULT_REWARD_POLICY,
         config: Mapping[str, Any] | None = None,
         disable: Iterable[str] = (),
         weights: Mapping[str, float] | None = None,
-        reward_mode: str = "replace",
+        reward_mode: str = DEFAULT_REWARD_MODE,
         task: str | None = None,
         max_steps: int | None = None,
         measure_duration: bool = False,
@@ -188,9 +145,8 @@ class RewardPolicyWrapper(
 
         self._policy = self._resolve_policy(policy, config)
         self._policy_name = self._policy.name
-        # Checked once: an ABC isinstance is slow, and the policy's class does not change.
-        self._additive_class = isinstance(self._policy, AdditiveRewardPolicy)
-        self._final_only_function = _final_only_calculate(self._policy)
+        # Found once: the policy's class does not change.
+        self._final_only_function = final_only_calculate(self._policy)
         self._names: tuple[str, ...] = tuple(self._policy.component_names)
         self._zeros: dict[str, float] = dict.fromkeys(self._names, 0.0)
         # Filled with every declared name, the components dict only grows past this when the
@@ -265,73 +221,40 @@ class RewardPolicyWrapper(
         """The component multipliers currently in force (disabled components at 0.0)."""
         return dict(self._weights)
 
-    def _check_component_names(self, names: Iterable[str], argument: str) -> None:
-        if not self._names:
-            raise ValueError(
-                f"`{argument}` needs component names, but policy '{self._policy_name}' "
-                "declares no `component_names`, so it cannot be ablated by name"
-            )
-        for name in names:
-            if name not in self._zeros:
-                raise unknown_name_error(
-                    "component", name, self._names, f"in `{argument}` for '{self._policy_name}'"
-                )
-
     def set_disabled(self, names: Iterable[str]) -> None:
         """Switch off exactly these components (an empty iterable re-enables all)."""
-        if isinstance(names, str):
-            names = (names,)
-        names = frozenset(names)
+        names = name_set(names)
         if names:
-            self._check_component_names(names, "disable")
+            check_component_names(names, self._names, self._policy_name, "disable")
         self._disabled = names
         self._rebuild_weights()
 
     def set_weights(self, weights: Mapping[str, float]) -> None:
         """Scale components by these multipliers (replacing earlier weights; others stay 1)."""
-        if not isinstance(weights, Mapping):
-            raise TypeError(
-                f"Expected `weights` to be a mapping of component name to number, "
-                f"got {type(weights).__name__} {weights!r}"
-            )
-        if weights:
-            self._check_component_names(weights, "weights")
-        self._user_weights = {
-            name: check_finite_number(f"weights[{name!r}]", value, "")
-            for name, value in weights.items()
-        }
+        if isinstance(weights, Mapping) and weights:
+            check_component_names(weights, self._names, self._policy_name, "weights")
+        self._user_weights = checked_weights(weights)
         self._rebuild_weights()
 
     def _rebuild_weights(self) -> None:
         # Only non-unit multipliers are kept, so an empty dict means "no ablation" in step().
-        weights = {name: w for name, w in self._user_weights.items() if w != 1.0}
-        weights.update(dict.fromkeys(self._disabled, 0.0))
-        self._weights = weights
-        self._fast_merge = not weights and self._policy.float_components
+        self._weights = multipliers(self._user_weights, self._disabled)
+        self._fast_merge = not self._weights and self._policy.float_components
         self._rebuild_step_constants()
 
     def _rebuild_step_constants(self) -> None:
         """Gather what ``step()`` reads on every call into one tuple (one attribute load).
 
         Built with the wrapper and rebuilt when the ablation changes (or at a reset that
-        finds ``calculate`` patched since). An additive policy whose
-        ``calculate`` is its base class's (not overridden, not patched on the instance) and
-        whose components are declared floats is scored through ``score_components``: its value
-        is the clamped sum by definition, so no ``RewardSignal`` needs building.
+        finds ``calculate`` patched since; see :mod:`rlm_gym.wrappers.scoring_route`).
         """
         policy = self._policy
-        additive = self._additive_class and _calculate_is_additive(policy)
-        low, high = policy.value_range
-        # `final_only` holds while `calculate` is the declaring class's (not overridden and not
-        # patched on the instance; reset() checks the latter again).
-        function = self._final_only_function
-        final_only = (
-            not additive
-            and function is not None
-            and getattr(policy.calculate, "__func__", None) is function
+        score_components, final_only = scoring_route(
+            policy, self._fast_merge, self._final_only_function
         )
+        low, high = policy.value_range
         self._step_constants = (
-            policy.score_components if additive and self._fast_merge else None,
+            score_components,
             float(low),
             float(high),
             self._zeros,
@@ -359,15 +282,10 @@ class RewardPolicyWrapper(
         # KeyError in step() at no cost per step. Free-form policies may emit any name.
         self._episode_sums = self._zeros.copy() if self._names else defaultdict(float)
         self._episode_total = 0.0
-        policy = self._policy
         constants = self._step_constants
-        if (constants[0] is not None and not _calculate_is_additive(policy)) or (
-            constants[7]
-            and getattr(policy.calculate, "__func__", None) is not self._final_only_function
-        ):
-            # `calculate` was patched since: score through it from now on.
+        if route_is_stale(self._policy, constants[0], constants[7], self._final_only_function):
             self._rebuild_step_constants()
-        policy.on_episode_start(self._context)
+        self._policy.on_episode_start(self._context)
         return obs, info
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -377,7 +295,11 @@ class RewardPolicyWrapper(
             ValueError: The inner reward is NaN or infinite (naming the step and the value).
         """
         # This runs on every step of every wrapped env, so it is written for the interpreter:
-        # one tuple of per-episode constants, locals only, no helper calls on the usual path.
+        # one tuple of per-episode constants and locals. The usual path (a generic result
+        # scored through `score_components`, or an env's own result of the usual types)
+        # stays inline, calling no helper: on a bare env it is the wrapper's whole cost, and a
+        # call there adds ~5 % of it. Helpers take the other paths (results to check or
+        # convert, `calculate`, errors).
         context = self._context
         if context is None:
             raise gym.error.ResetNeeded("Cannot call `step()` before `reset()`")
@@ -392,6 +314,8 @@ class RewardPolicyWrapper(
             final_only,
             zero_value,
         ) = self._step_constants
+
+        # 1. Step the inner env and check its reward.
         if measure:
             started = perf_counter()
             obs, env_reward, terminated, truncated, info = self.env.step(action)
@@ -404,13 +328,13 @@ class RewardPolicyWrapper(
         if env_reward - env_reward != 0.0:
             self._raise_non_finite(env_reward, context.step)
 
-        result = info.get("action_result")
+        # 2. The step as an (action, ActionResult) pair: the env's, or a generic one.
+        result = info.get(ACTION_RESULT_KEY)
         if result is None:
             action_type = "final" if terminated else "step"
-            # Fields known valid by construction: no `__post_init__` checks on every step.
-            # Inlined rather than `trusted_action_result(...)`: on a bare env this path is
-            # the wrapper's whole cost, and the call adds ~5 % of it. `output`, `error` and
-            # `tokens_used` read their defaults, which the dataclass keeps as class attributes.
+            # Fields valid by construction: no `__post_init__` checks on every step. `output`,
+            # `error` and `tokens_used` read their defaults, which the dataclass keeps as
+            # class attributes.
             result = _new_result(ActionResult)
             result.action_type = action_type
             result.success = env_reward > 0.0
@@ -418,17 +342,13 @@ class RewardPolicyWrapper(
             result.metadata = {"env_reward": env_reward}
             action_dict = {"action": action_type, "value": action}
         else:
-            if type(result) is not ActionResult:
-                result = action_result_from_info(result)
-            action_dict = info.get("action")
-            # The exact-type test first: an ABC isinstance costs ~0.3 µs on every step.
-            if action_dict is None:
-                action_dict = {"action": result.action_type}
-            elif type(action_dict) is not dict and not isinstance(action_dict, Mapping):
-                raise TypeError(
-                    f'Expected `info["action"]` to be a dict, got {type(action_dict).__name__}'
-                )
+            action_dict = info.get(ACTION_KEY)
+            # The usual exact types are taken as they are, inline: the helper that checks and
+            # converts anything else costs ~50 ns a step, ~0.5 % of a crawl env's step.
+            if type(result) is not ActionResult or type(action_dict) is not dict:
+                action_dict, result = step_from_info(info, result)
 
+        # 3. Score it: the components (every declared name) and the value.
         if score_components is not None:
             emitted = score_components(action_dict, result, context)
             # One pass fills the components, adds the step into the episode sums and totals
@@ -447,7 +367,7 @@ class RewardPolicyWrapper(
                     value += part
             except KeyError:
                 self._raise_undeclared(emitted)
-            if _SUM_IS_COMPENSATED:
+            if SUM_IS_COMPENSATED:
                 value = sum(emitted.values(), 0.0)
             value = low if value < low else high if value > high else value
         elif final_only and not is_final(action_dict, result):
@@ -456,16 +376,18 @@ class RewardPolicyWrapper(
         else:
             components, value = self._score_by_calculate(action_dict, result, context)
 
+        # 4. Record it in the episode.
         context.history.append({"action": action_dict, "result": result, "reward": value})
         context.step += 1
         self._episode_total = episode_total = self._episode_total + value
 
-        info["reward_components"] = components
-        info["env_reward"] = env_reward
-        info["reward_policy"] = policy_name
+        # 5. Report it.
+        info[REWARD_COMPONENTS_KEY] = components
+        info[ENV_REWARD_KEY] = env_reward
+        info[REWARD_POLICY_KEY] = policy_name
         if terminated or truncated:
-            info["episode_reward_components"] = dict(self._episode_sums)
-            info["episode_reward"] = episode_total
+            info[EPISODE_REWARD_COMPONENTS_KEY] = dict(self._episode_sums)
+            info[EPISODE_REWARD_KEY] = episode_total
             self._policy.on_episode_end(context, episode_total)
         return obs, env_reward + value if add_env_reward else value, terminated, truncated, info
 
@@ -483,7 +405,9 @@ class RewardPolicyWrapper(
                 return self._zeros.copy(), signal.value
             components, value = {**self._zeros, **emitted}, signal.value
         else:
-            components, value = self._weighted_components(emitted, signal.value)
+            components, value = weighted_components(
+                emitted, signal.value, self._zeros, self._weights, self._policy, self._policy_name
+            )
             emitted = components
         if len(components) > self._max_components:
             self._raise_undeclared(components)
@@ -500,23 +424,6 @@ class RewardPolicyWrapper(
             f"of the episode (0-based); a NaN or infinite reward is a bug in {source} and "
             "passing it on would poison training"
         )
-
-    def _weighted_components(
-        self, emitted: Mapping[str, float], value: float
-    ) -> tuple[dict[str, float], float]:
-        """Every declared component as a float, scaled by the weights, and the value.
-
-        With weights the value is re-clamped from the kept components; without, the policy's
-        own value stands (custom policies need not equal the sum of their components).
-        """
-        weights = self._weights
-        components = self._zeros.copy()
-        for name, part in emitted.items():
-            components[name] = float(part) * weights.get(name, 1.0)
-        value = self._policy.clamp(sum(components.values())) if weights else float(value)
-        if not math.isfinite(value):
-            raise ValueError(f"Policy '{self._policy_name}' returned a non-finite value {value}")
-        return components, value
 
     def _raise_undeclared(self, components: Mapping[str, float]) -> None:
         undeclared = sorted(set(components) - self._zeros.keys(), key=str)

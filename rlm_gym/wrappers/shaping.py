@@ -9,6 +9,7 @@ import gymnasium as gym
 from gymnasium.core import ActType, ObsType
 
 from rlm_gym._validation import check_finite_number
+from rlm_gym.policies.info_keys import POTENTIAL_KEY, SHAPING_REWARD_KEY
 
 __all__ = ["PotentialShapingWrapper"]
 
@@ -96,6 +97,6 @@ class PotentialShapingWrapper(
         potential = 0.0 if terminated else self._potential()
         shaping = self.gamma * potential - self._last_potential
         self._last_potential = potential
-        info["shaping_reward"] = shaping
-        info["potential"] = potential
+        info[SHAPING_REWARD_KEY] = shaping
+        info[POTENTIAL_KEY] = potential
         return obs, float(reward) + shaping, terminated, truncated, info

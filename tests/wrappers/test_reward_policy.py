@@ -1,26 +1,35 @@
-"""RewardPolicyWrapper: scoring, info keys, hooks, ablation, modes and errors."""
+"""RewardPolicyWrapper: scoring, info keys, hooks, modes, non-finite rewards, the bounded
+history, errors, and the wrapper inside Gymnasium / SB3 tooling (checkers, vector envs,
+subprocesses)."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import pickle
 
 import gymnasium as gym
+import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
 
 from rlm_gym import RewardPolicyWrapper, make
-from rlm_gym.policies import ActionResult, PolicyRegistry
-from tests.helpers import RecordingPolicy, ScriptedResultEnv
+from rlm_gym.policies import (
+    DEFAULT_HISTORY_LIMIT,
+    ActionResult,
+    History,
+    PolicyRegistry,
+    RewardPolicy,
+    RewardSignal,
+)
+from tests.helpers import RecordingPolicy, RewardScriptEnv, ScriptedResultEnv, run_episode
+
+POLICIES = ("default", "strict", "lenient", "research", "binary")
 
 
-def run_episode(env, actions, seed=0):
-    env.reset(seed=seed)
-    steps = []
-    for action in actions:
-        _, reward, terminated, truncated, info = env.step(action)
-        steps.append((reward, info))
-        if terminated or truncated:
-            break
-    return steps
+def _run(env, steps):
+    env.reset(seed=0)
+    return [env.step(1) for _ in range(steps)]
 
 
 def test_uses_info_action_result():
@@ -30,13 +39,6 @@ def test_uses_info_action_result():
     assert info["reward_components"] == pytest.approx(
         {"success": 0.0, "failure": -0.6, "error": -0.3, "timeout": -0.4, "final": 0.0}
     )
-
-
-def test_accepts_action_result_as_dict():
-    env = RewardPolicyWrapper(ScriptedResultEnv(result_as_dict=True), "default")
-    steps = run_episode(env, [1, 1, 1, 1])
-    assert steps[-1][0] == 1.0
-    assert steps[-1][1]["reward_components"]["final"] == pytest.approx(0.5)
 
 
 def test_components_have_every_declared_name_as_python_floats():
@@ -133,83 +135,6 @@ def test_measure_duration_records_wall_time():
     assert all(duration > 0.0 for duration in durations)
 
 
-def test_disable_drops_components_and_reclamps():
-    env = RewardPolicyWrapper(ScriptedResultEnv(), "default", disable=("base", "error"))
-    (reward, info), *_ = run_episode(env, [0])
-    assert reward == pytest.approx(-0.3)
-    assert info["reward_components"]["base"] == 0.0
-    assert info["reward_components"]["error"] == 0.0
-    assert info["reward_components"]["failure"] == pytest.approx(-0.3)
-
-
-def test_weights_scale_components_exactly():
-    env = RewardPolicyWrapper(ScriptedResultEnv(), "lenient", weights={"progress": 2.0})
-    (reward, info), *_ = run_episode(env, [1])
-    assert info["reward_components"]["progress"] == pytest.approx(0.3)
-    assert reward == pytest.approx(min(1.0, 0.2 + 0.5 + 0.3))
-
-
-def test_weights_reclamp_to_value_range():
-    env = RewardPolicyWrapper(ScriptedResultEnv(), "lenient", weights={"success": 3.0})
-    (reward, _), *_ = run_episode(env, [1])
-    assert reward == 1.0
-
-
-def test_zero_weight_equals_disable():
-    disabled = RewardPolicyWrapper(ScriptedResultEnv(), "research", disable=("base_success",))
-    zeroed = RewardPolicyWrapper(ScriptedResultEnv(), "research", weights={"base_success": 0.0})
-    assert [r for r, _ in run_episode(disabled, [1] * 4)] == [
-        r for r, _ in run_episode(zeroed, [1] * 4)
-    ]
-
-
-def test_set_disabled_and_set_weights_at_runtime():
-    env = RewardPolicyWrapper(ScriptedResultEnv(), "lenient")
-    (before, _), *_ = run_episode(env, [1])
-    env.set_disabled(["success"])
-    (after, _), *_ = run_episode(env, [1])
-    assert before == pytest.approx(0.85)
-    assert after == pytest.approx(0.35)
-    assert env.disabled == frozenset({"success"})
-    env.set_disabled([])
-    env.set_weights({"attempt": 0.5})
-    (scaled, _), *_ = run_episode(env, [1])
-    assert scaled == pytest.approx(0.75)
-
-
-def test_unknown_component_lists_valid_names_with_suggestion():
-    with pytest.raises(ValueError) as excinfo:
-        RewardPolicyWrapper(ScriptedResultEnv(), "lenient", disable=("progres",))
-    message = str(excinfo.value)
-    assert "Unknown component 'progres'" in message
-    assert "Did you mean 'progress'?" in message
-    assert "'attempt'" in message
-
-
-def test_unknown_weight_name_raises():
-    with pytest.raises(ValueError, match="Did you mean 'final'"):
-        RewardPolicyWrapper(ScriptedResultEnv(), "strict", weights={"fnal": 2.0})
-
-
-def test_non_numeric_weight_raises_type_error():
-    with pytest.raises(TypeError, match="weights"):
-        RewardPolicyWrapper(ScriptedResultEnv(), "strict", weights={"final": "2"})
-
-
-def test_policy_without_component_names_cannot_be_ablated():
-    from tests.policies.seed_domain_specific import DomainSpecificRewardPolicy
-
-    try:
-        policy = DomainSpecificRewardPolicy()
-        with pytest.raises(ValueError, match="cannot be ablated"):
-            RewardPolicyWrapper(ScriptedResultEnv(), policy, disable=("injection",))
-        env = RewardPolicyWrapper(ScriptedResultEnv(), policy)
-        (_, info), *_ = run_episode(env, [1])
-        assert info["reward_components"] == {"syntax_valid": 0.3, "performance": 0.1}
-    finally:
-        PolicyRegistry.unregister_reward("domain_specific")
-
-
 def test_reward_mode_add_adds_env_reward():
     replace = RewardPolicyWrapper(ScriptedResultEnv(), "default")
     add = RewardPolicyWrapper(ScriptedResultEnv(), "default", reward_mode="add")
@@ -233,48 +158,6 @@ def test_unknown_policy_name_suggests():
 def test_config_with_instance_is_rejected():
     with pytest.raises(ValueError, match="config"):
         RewardPolicyWrapper(ScriptedResultEnv(), RecordingPolicy(), config={"x": 1})
-
-
-class _InfoEnv(ScriptedResultEnv):
-    """A scripted env whose ``info[key]`` is replaced by ``value`` on every step."""
-
-    def __init__(self, key, value):
-        super().__init__()
-        self.key, self.value = key, value
-
-    def step(self, action):
-        obs, reward, terminated, truncated, info = super().step(action)
-        info[self.key] = self.value
-        return obs, reward, terminated, truncated, info
-
-
-@pytest.mark.parametrize(
-    ("payload", "fragment"),
-    [
-        ({"action_type": "code"}, "missing field(s) ['success']"),
-        ({"action_type": "code", "success": True, "ok": 1}, "unexpected field(s) ['ok']"),
-        ("done", "ActionResult or a dict"),
-    ],
-)
-def test_malformed_action_result_raises_type_error(payload, fragment):
-    env = RewardPolicyWrapper(_InfoEnv("action_result", payload), "default")
-    env.reset(seed=0)
-    with pytest.raises(TypeError) as excinfo:
-        env.step(1)
-    assert fragment in str(excinfo.value)
-
-
-def test_info_action_may_be_any_mapping_and_nothing_else():
-    from types import MappingProxyType
-
-    env = RewardPolicyWrapper(_InfoEnv("action", MappingProxyType({"action": "code"})), "default")
-    env.reset(seed=0)
-    env.step(1)
-    assert env.context.history[-1]["action"] == {"action": "code"}
-    bad = RewardPolicyWrapper(_InfoEnv("action", ["code"]), "default")
-    bad.reset(seed=0)
-    with pytest.raises(TypeError, match=r'Expected `info\["action"\]` to be a dict, got list'):
-        bad.step(1)
 
 
 def test_step_before_reset_raises():
@@ -341,16 +224,6 @@ def test_registered_env_with_additional_wrapper():
         gym.registry.pop("rlm_gym_test/ScriptedStrict-v0")
 
 
-def test_action_result_field_validation_surfaces():
-    env = RewardPolicyWrapper(
-        _InfoEnv("action_result", {"action_type": "code", "success": True, "duration_ms": -1.0}),
-        "default",
-    )
-    env.reset(seed=0)
-    with pytest.raises(ValueError, match="duration_ms"):
-        env.step(1)
-
-
 def test_binary_policy_on_scripted_env():
     env = RewardPolicyWrapper(ScriptedResultEnv(), "binary")
     rewards = [r for r, _ in run_episode(env, [1, 1, 1, 1])]
@@ -406,3 +279,227 @@ def test_steps_where_the_crawl_policy_emits_nothing_get_fresh_zero_components():
         seen.append(components)
     assert len(seen) > 2 and len({id(c) for c in seen}) == len(seen)
     assert info["episode_reward_components"] == pytest.approx(components)
+
+
+@pytest.mark.parametrize(
+    "bad", [math.nan, math.inf, -math.inf, np.float32("nan"), np.float64("-inf")]
+)
+def test_non_finite_inner_reward_raises_value_error(bad):
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0, bad]), "default")
+    env.reset(seed=0)
+    env.step(1)
+    with pytest.raises(ValueError, match="finite reward"):
+        env.step(1)
+
+
+def test_non_finite_reward_error_names_the_step_and_the_value():
+    env = RewardPolicyWrapper(RewardScriptEnv([0.0, 1.0, math.inf]), "lenient")
+    env.reset(seed=0)
+    env.step(1)
+    env.step(1)
+    with pytest.raises(ValueError, match=r"got inf at step 2 of the episode"):
+        env.step(1)
+
+
+def test_non_finite_reward_raises_in_add_mode_too():
+    env = RewardPolicyWrapper(RewardScriptEnv([math.nan]), "default", reward_mode="add")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="got nan at step 0"):
+        env.step(1)
+
+
+@pytest.mark.parametrize("reward", [0.0, -1e300, 1e300, 5e-324, np.float32(2.5)])
+def test_finite_extreme_rewards_pass(reward):
+    env = RewardPolicyWrapper(RewardScriptEnv([reward]), "default", reward_mode="add")
+    env.reset(seed=0)
+    _, total, *_, info = env.step(1)
+    assert info["env_reward"] == float(reward)
+    assert math.isfinite(total)
+
+
+def test_history_entries_are_dicts_of_action_result_and_reward():
+    env = RewardPolicyWrapper(ScriptedResultEnv(), "strict")
+    steps = _run(env, 3)
+    history = env.context.history
+    assert len(history) == 3
+    for entry, (_, reward, *_) in zip(history, steps, strict=True):
+        assert set(entry) == {"action", "result", "reward"}
+        assert isinstance(entry["action"], dict) and isinstance(entry["result"], ActionResult)
+        assert entry["reward"] == reward
+
+
+def test_history_of_generic_results_holds_complete_action_results():
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0, 0.0]), "default")
+    _run(env, 2)
+    first, last = env.context.history
+    assert dataclasses.asdict(first["result"]) == {
+        "action_type": "step",
+        "success": True,
+        "output": "",
+        "error": None,
+        "duration_ms": 0.0,
+        "tokens_used": 0,
+        "metadata": {"env_reward": 1.0},
+    }
+    assert first["action"] == {"action": "step", "value": 1}
+    assert last["result"] == ActionResult("final", False, metadata={"env_reward": 0.0})
+
+
+def test_history_keeps_at_most_history_limit_entries():
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0] * 50), "default", history_limit=8)
+    steps = _run(env, 50)
+    history = env.context.history
+    assert len(history) == 8
+    assert [entry["reward"] for entry in history] == [reward for _, reward, *_ in steps[-8:]]
+    assert env.context.step == 50
+
+
+def test_history_limit_defaults_to_one_thousand():
+    env = RewardPolicyWrapper(RewardScriptEnv(), "default")
+    env.reset(seed=0)
+    assert env.history_limit == DEFAULT_HISTORY_LIMIT == 1000
+    assert isinstance(env.context.history, History)
+
+
+def test_history_limit_zero_keeps_no_history():
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0] * 5), "default", history_limit=0)
+    _run(env, 5)
+    assert len(env.context.history) == 0
+
+
+@pytest.mark.parametrize(
+    ("limit", "error"), [(-1, ValueError), ("10", TypeError), (None, TypeError)]
+)
+def test_history_limit_is_validated(limit, error):
+    with pytest.raises(error, match="history_limit"):
+        RewardPolicyWrapper(RewardScriptEnv(), "default", history_limit=limit)
+
+
+def test_history_limit_survives_spec_rebuild_and_pickle():
+    gym.register("rlm_gym_test/RewardScript-v0", entry_point=RewardScriptEnv)
+    try:
+        env = RewardPolicyWrapper(gym.make("rlm_gym_test/RewardScript-v0"), history_limit=3)
+        assert gym.make(env.spec).history_limit == 3
+        assert pickle.loads(pickle.dumps(env)).history_limit == 3
+    finally:
+        gym.registry.pop("rlm_gym_test/RewardScript-v0")
+
+
+def test_history_is_fresh_after_reset():
+    env = RewardPolicyWrapper(ScriptedResultEnv(), "default")
+    _run(env, 2)
+    env.reset(seed=1)
+    assert env.context.history == []
+
+
+def test_policy_reads_previous_rewards_from_history_inside_the_wrapper():
+    class Echo(RewardPolicy):
+        name = "echo"
+
+        def calculate(self, action, result, context):
+            previous = context.history[-1]["reward"] if context.history else 0.0
+            return RewardSignal(previous + 0.25)
+
+    env = RewardPolicyWrapper(RewardScriptEnv([0.0] * 4), Echo())
+    assert [reward for _, reward, *_ in _run(env, 4)] == [0.25, 0.5, 0.75, 1.0]
+
+
+def test_non_finite_reward_error_names_the_inner_env():
+    env = RewardPolicyWrapper(RewardScriptEnv([math.nan]), "default")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="bug in RewardScriptEnv"):
+        env.step(1)
+
+
+def test_config_changed_between_episodes_applies_from_the_next_reset():
+    policy = PolicyRegistry.get_reward("default")
+    env = RewardPolicyWrapper(RewardScriptEnv([1.0, 1.0, 1.0]), policy)
+    env.reset(seed=0)
+    _, reward, *_ = env.step(1)
+    policy.config["success_bonus"] = 0.2
+    _, same_episode, *_ = env.step(1)
+    assert reward == same_episode == pytest.approx(0.8)
+    _, next_episode, *_ = _run(env, 1)[0]
+    assert next_episode == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.filterwarnings("ignore:.*is different from the unwrapped version")
+def test_gymnasium_check_env_passes(policy):
+    gym_check_env(RewardPolicyWrapper(ScriptedResultEnv(), policy), skip_render_check=True)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_sb3_check_env_passes(policy):
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    sb3_check_env(RewardPolicyWrapper(ScriptedResultEnv(), policy), warn=True)
+
+
+def test_make_vec_stacks_components_as_float_arrays():
+    envs = gym.make_vec(
+        "CartPole-v1",
+        num_envs=3,
+        vectorization_mode="sync",
+        wrappers=[lambda env: RewardPolicyWrapper(env, "research")],
+    )
+    envs.reset(seed=0)
+    _, rewards, _, _, infos = envs.step(np.zeros(3, dtype=np.int64))
+    components = infos["reward_components"]
+    assert rewards.dtype == np.float64
+    assert set(components) >= {"base_attempt", "base_success", "step_penalty"}
+    assert components["base_attempt"].dtype == np.float64
+    assert components["base_attempt"].shape == (3,)
+    np.testing.assert_allclose(components["base_success"], 0.3)
+    envs.close()
+
+
+def test_make_vec_reaches_set_disabled_through_call():
+    envs = gym.make_vec(
+        "CartPole-v1",
+        num_envs=2,
+        vectorization_mode="sync",
+        wrappers=[lambda env: RewardPolicyWrapper(env, "lenient")],
+    )
+    envs.reset(seed=0)
+    envs.call("set_disabled", ("success",))
+    _, rewards, *_ = envs.step(np.zeros(2, dtype=np.int64))
+    np.testing.assert_allclose(rewards, 0.2)
+    envs.close()
+
+
+def _make_wrapped():
+    return RewardPolicyWrapper(ScriptedResultEnv(episode_length=3), "lenient")
+
+
+def test_sb3_subproc_vec_env_reports_components():
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    envs = SubprocVecEnv([_make_wrapped, _make_wrapped], start_method="forkserver")
+    try:
+        envs.seed(0)
+        envs.reset()
+        final_infos = []
+        for _ in range(3):
+            _, _, dones, infos = envs.step(np.ones(2, dtype=np.int64))
+            assert all("reward_components" in info for info in infos)
+            final_infos = infos
+        assert dones.all()
+        assert all("episode_reward_components" in info for info in final_infos)
+        assert envs.env_method("set_disabled", ("final",)) == [None, None]
+        assert envs.get_attr("disabled") == [frozenset({"final"})] * 2
+    finally:
+        envs.close()
+
+
+def test_sb3_dummy_vec_env_with_monitor_sees_shaped_reward():
+    from stable_baselines3.common.env_util import make_vec_env
+
+    envs = make_vec_env(_make_wrapped, n_envs=2, seed=0)
+    envs.reset()
+    total = np.zeros(2)
+    for _ in range(3):
+        _, rewards, dones, infos = envs.step(np.ones(2, dtype=np.int64))
+        total += rewards
+    assert dones.all()
+    np.testing.assert_allclose([info["episode"]["r"] for info in infos], total, rtol=1e-5)
