@@ -1,4 +1,4 @@
-"""The tier agreement SPEC §5's formula reaches with a *perfect* value judge.
+"""The tier agreement the crawl reward's tier formula reaches with a *perfect* value judge.
 
 Each labelled corpus ships its labelling rules as code (``tests/data/*/label.py``: the
 ``judge_*`` functions, the hand calls of ``OVERRIDES`` / ``ITEM_HOOKS`` and the pattern types of

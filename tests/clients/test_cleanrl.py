@@ -1,4 +1,4 @@
-"""CleanRL's ``ppo.py`` idiom trains on ``rlm_gym/Crawl-v1`` given only ``--env-id`` (SPEC §8).
+"""CleanRL's ``ppo.py`` idiom trains on ``rlm_gym/Crawl-v1`` given only ``--env-id``.
 
 CleanRL ships no installable ``ppo.py`` for Gymnasium >= 1.0 (its PyPI package is the 2021
 ``gym`` snapshot; the repository pins ``gymnasium==0.29.1``), so this runs

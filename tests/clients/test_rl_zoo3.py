@@ -1,4 +1,4 @@
-"""rl-zoo3 trains on ``rlm_gym/Crawl-v1`` from a hyperparams YAML with ``env_wrapper`` (SPEC §8).
+"""rl-zoo3 trains on ``rlm_gym/Crawl-v1`` from a hyperparams YAML with ``env_wrapper``.
 
 The YAML is ``examples/clients/rl_zoo3_ppo.yml`` (the one the README shows), run through
 rl-zoo3's own ``train`` entry point in a fresh interpreter with a tiny ``-n`` budget.

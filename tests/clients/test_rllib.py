@@ -1,4 +1,4 @@
-"""RLlib trains PPO on ``rlm_gym/Crawl-v1`` from the Gymnasium id (SPEC §8).
+"""RLlib trains PPO on ``rlm_gym/Crawl-v1`` from the Gymnasium id (docs/clients.md).
 
 ``PPOConfig().environment("rlm_gym:rlm_gym/Crawl-v1")`` is all RLlib needs: its env runners call
 ``gym.make`` with the id, and the ``rlm_gym:`` prefix imports the package in each runner

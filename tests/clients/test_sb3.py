@@ -1,4 +1,4 @@
-"""stable-baselines3 trains on ``rlm_gym/Crawl-v1`` from the id string alone (SPEC §8).
+"""stable-baselines3 trains on ``rlm_gym/Crawl-v1`` from the id string alone (docs/clients.md).
 
 SB3 calls ``gym.make`` itself; the ``rlm_gym:`` prefix makes Gymnasium import the package
 (which registers the env) first, so no ``import rlm_gym`` is needed. ``SubprocVecEnv`` workers

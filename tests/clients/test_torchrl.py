@@ -1,4 +1,4 @@
-"""TorchRL wraps ``rlm_gym/Crawl-v1`` with ``GymEnv`` and collects from it (SPEC §8).
+"""TorchRL wraps ``rlm_gym/Crawl-v1`` with ``GymEnv`` and collects from it (docs/clients.md).
 
 ``GymEnv("rlm_gym:rlm_gym/Crawl-v1")`` builds the env from the id (the prefix imports the
 package); a reward policy goes in as TorchRL wraps any existing Gymnasium env, with
@@ -51,7 +51,7 @@ def test_gym_env_passes_check_env_specs_and_rolls_out():
     reward = rollout["next", "reward"].squeeze(-1)
     assert torch.all(reward[~done] == 0.0)
     assert torch.all((reward[done] >= 0.0) & (reward[done] <= 1.0))
-    # The budget end is terminated (SPEC §8): no step is truncated-only.
+    # The budget end is terminated (docs/clients.md): no step is truncated-only.
     terminated = rollout["next", "terminated"].squeeze(-1)
     assert torch.equal(terminated, done)
 

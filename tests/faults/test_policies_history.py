@@ -1,5 +1,5 @@
 """Fault test: a 200,000-step episode through the wrapper keeps ``context.history`` at its limit
-and memory bounded (SPEC §2, 0.2: "a million-step episode must not grow memory without bound";
+and memory bounded (0.2: "a million-step episode must not grow memory without bound";
 0.1 held every entry: 560 MiB over a 1M-step episode)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Fault test: the policy registry used from 8 threads at once loses nothing and is never seen
-half-registered (SPEC §3, 0.2: "the registry is safe to use from several threads")."""
+half-registered (0.2: "the registry is safe to use from several threads")."""
 
 from __future__ import annotations
 

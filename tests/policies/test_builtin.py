@@ -1,4 +1,4 @@
-"""The built-in policies: SPEC §4 table, the seed's worked examples, and value/component laws."""
+"""The built-in policies: the policy table, the seed's worked examples, and value/component laws."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def score(policy_name, *, success, final=False, error=None, output="", code=None
     return policy.calculate(action, result, PolicyContext())
 
 
-# SPEC §4 expected values (step 0, no code, no output, duration 0), before clamping.
+# The policy table's expected values (step 0, no code, no output, duration 0), before clamping.
 SPEC_TABLE = {
     "successful action": (dict(success=True), (0.8, 0.5, 0.7, 0.35)),
     "failed action": (dict(success=False), (-0.2, -0.6, 0.1, -0.15)),

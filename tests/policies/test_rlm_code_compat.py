@@ -1,4 +1,4 @@
-"""rlm-code compatibility (SPEC §2/§3, 0.2): its custom policies run unchanged.
+"""rlm-code compatibility (0.2): its custom policies run unchanged.
 
 ``examples/rlm_code_policy.py`` is an rlm-code policy copied unchanged but for the import line;
 these tests register, validate, hot-swap and score it, alone and inside the wrapper.
