@@ -42,10 +42,11 @@ from rlm_gym.envs.dynamics import (
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS, SiteProfile
 from rlm_gym.envs.scoring import (
+    Block,
     item_blocks,
+    job_done,
     pages_collected,
     reported_success,
-    succeeded,
     valid_rows,
 )
 from rlm_gym.policies.types import trusted_action_result
@@ -166,8 +167,17 @@ def crawl_result(
         errors: The crawl's error texts so far.
         used: How often each action was taken, in ``ACTIONS`` order.
     """
+    return _crawl_result(model, state, item_blocks(model, state), errors, used)
+
+
+def _crawl_result(
+    model: SiteModel,
+    state: tuple[int, ...],
+    blocks: tuple[Block, ...],
+    errors: list[str],
+    used: list[int],
+) -> tuple[dict[str, Any], float]:
     profile = model.profile
-    blocks = item_blocks(model, state)
     success = reported_success(model, state, blocks)
     pages = pages_collected(state)
     time_ms = state[S_TIME]
@@ -216,7 +226,9 @@ def final_step(
     """
     kind, success, _, duration, tokens, _ = event
     end = state[S_END]
-    result, score = crawl_result(model, state, errors, used)
+    # The blocks once: the final step runs once per episode, often after only a few steps.
+    blocks = item_blocks(model, state)
+    result, score = _crawl_result(model, state, blocks, errors, used)
     output = (
         f"crawl {END_TEXT[end]}: {len(result['data'])} items from "
         f"{result['navigation_result']['pages_collected']} pages, "
@@ -232,12 +244,12 @@ def final_step(
     action_result = trusted_action_result(
         "final", result["success"], output, error, float(duration), tokens, metadata
     )
-    task = task_outcome(model, state, len(result["data"]), requests)
+    task = task_outcome(model, state, blocks, len(result["data"]), requests)
     true_score = score
     if task["job_done"] != result["success"]:
         true_score = model.scorer.score(
             model.profile.pattern_type,
-            item_blocks(model, state),
+            blocks,
             task["job_done"],
             result["navigation_result"]["pages_collected"],
             state[S_TIME],
@@ -253,7 +265,11 @@ def final_step(
 
 
 def task_outcome(
-    model: SiteModel, state: tuple[int, ...], items: int, requests: int
+    model: SiteModel,
+    state: tuple[int, ...],
+    blocks: tuple[Block, ...],
+    items: int,
+    requests: int,
 ) -> dict[str, Any]:
     """What the crawl job achieved, as a crawl operator measures it.
 
@@ -263,13 +279,14 @@ def task_outcome(
         duplicates and defective ones included), ``pages``, ``requests``, ``time_ms`` and
         ``banned``.
     """
-    blocks = item_blocks(model, state)
+    end = state[S_END]
+    valid = valid_rows(blocks)
     return {
-        "job_done": succeeded(model, state, blocks),
-        "valid_items": valid_rows(blocks),
+        "job_done": job_done(model, state, valid),
+        "valid_items": valid,
         "items": items,
         "pages": pages_collected(state),
         "requests": requests,
         "time_ms": float(state[S_TIME]),
-        "banned": state[S_END] == BLOCKED,
+        "banned": end == BLOCKED,
     }

@@ -48,6 +48,7 @@ __all__ = [
     "crawl_success",
     "pages_collected",
     "succeeded",
+    "job_done",
     "reported_success",
     "valid_rows",
     "delivered_rows",
@@ -244,9 +245,13 @@ def crawl_success(model: dyn.SiteModel, state: tuple[int, ...]) -> bool:
 def succeeded(model: dyn.SiteModel, state: tuple[int, ...], blocks: tuple[Block, ...]) -> bool:
     """``crawl_success`` given the state's item blocks: enough distinct rows with every field
     right (not defective, not broken; re-served rows add nothing)."""
-    if state[dyn.S_END] in (dyn.BLOCKED, dyn.OVER_BUDGET):
-        return False
-    return valid_rows(blocks) >= model.profile.target_items
+    return job_done(model, state, valid_rows(blocks))
+
+
+def job_done(model: dyn.SiteModel, state: tuple[int, ...], valid: int) -> bool:
+    """The job is done: not banned, not out of time, and ``valid`` rows meet its target."""
+    end = state[dyn.S_END]
+    return end != dyn.BLOCKED and end != dyn.OVER_BUDGET and valid >= model.profile.target_items
 
 
 def valid_rows(blocks: tuple[Block, ...]) -> int:
