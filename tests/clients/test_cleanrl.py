@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# PPO trains in every test here: run by `make test` and the clients suite, not test-fast.
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,6 +21,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from rlm_gym.wrappers import RewardPolicyWrapper
 
+# PPO trains in every test here: run by `make test` and the clients suite, not test-fast.
+pytestmark = pytest.mark.slow
+
 ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
 SPACES = gym.make(ENV_ID)
 BUDGET = SPACES.spec.max_episode_steps  # the step budget, after which an episode must end

@@ -34,6 +34,9 @@ def scores() -> dict[str, float]:
     }
 
 
+# Both play hundreds of oracle episodes (the oracle plans each site by dynamic programming):
+# tens of seconds, so they run with `make test`, not `make test-fast`.
+@pytest.mark.slow
 def test_baseline_ordering_random_heuristic_oracle(scores):
     assert scores["random"] < scores["heuristic"] <= scores["oracle"]
 
@@ -68,6 +71,7 @@ def test_fixed_strategy_rejects_unknown_triples():
         env.fixed_strategy_action(("fetch_http", "extract_css", "stop"))
 
 
+@pytest.mark.slow
 def test_oracle_value_matches_its_mean_score():
     env = CrawlEnv(pattern_types=["product_list"])
     oracle = Oracle(max_sites=4)
