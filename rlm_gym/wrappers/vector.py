@@ -37,6 +37,7 @@ from rlm_gym.policies.batch import ResultBatch
 from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
 from rlm_gym.wrappers.ablation import (
     check_component_names,
+    check_schedule,
     checked_weights,
     name_set,
 )
@@ -175,8 +176,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._fixed = np.ones(k)
         self._scheduled = np.ones((n, k))
         self._weights = np.ones((n, k))
-        if schedule is not None:
-            self._check_schedule(schedule, disable, weights)
+        check_schedule(schedule, self._names, self._policy_name, disable, weights)
         self.set_disabled(disable)
         self.set_weights(weights or {})
 
@@ -212,8 +212,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         names = name_set(names)
         if names:
             check_component_names(names, self._names, self._policy_name, "disable")
-            if self._schedule is not None:
-                self._check_schedule(self._schedule, names, None)
+            check_schedule(self._schedule, self._names, self._policy_name, names, None)
         self._disabled = names
         self._rebuild_weights()
 
@@ -221,22 +220,13 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         """Scale components by these multipliers in every sub-env, from the next step."""
         if isinstance(weights, Mapping) and weights:
             check_component_names(weights, self._names, self._policy_name, "weights")
-            if self._schedule is not None:
-                self._check_schedule(self._schedule, (), weights)
+            check_schedule(self._schedule, self._names, self._policy_name, (), weights)
         self._user_weights = checked_weights(weights)
         self._rebuild_weights()
 
     def set_schedule_step(self, step: int) -> None:
         """Set the schedule's clock (e.g. to SB3's ``num_timesteps``); steps count on from it."""
         self._clock = int(step)
-
-    def _check_schedule(self, schedule: Any, disable: Iterable[str], weights: Any) -> None:
-        if not isinstance(schedule, WeightSchedule):
-            raise TypeError(
-                f"Expected `schedule` to be a WeightSchedule, got {type(schedule).__name__}"
-            )
-        where = f" for policy '{self._policy_name}'"
-        schedule.check_components(self._names, name_set(disable), weights, where)
 
     def _rebuild_weights(self) -> None:
         fixed = np.array([self._user_weights.get(name, 1.0) for name in self._names])

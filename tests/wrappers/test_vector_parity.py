@@ -26,7 +26,7 @@ from rlm_gym.policies import (
     RewardSignal,
     StrictRewardPolicy,
 )
-from rlm_gym.wrappers import RewardPolicyWrapper, VectorRewardPolicyWrapper
+from rlm_gym.wrappers import RewardPolicyWrapper, VectorRewardPolicyWrapper, WeightSchedule
 
 TOLERANCE = 1e-9
 
@@ -139,6 +139,14 @@ def scenarios(draw):
     disable = draw(st.lists(st.sampled_from(names), unique=True, max_size=2))
     weighted = draw(st.lists(st.sampled_from(names), unique=True, max_size=2))
     weights = {key: draw(st.sampled_from([0.0, 0.5, 2.0, 1.0])) for key in weighted}
+    free = [key for key in names if key not in disable and key not in weights]
+    schedule = None
+    if free and draw(st.booleans()):
+        at = sorted(draw(st.sets(st.integers(1, 30), min_size=1, max_size=2)))
+        points = [(0, draw(st.sampled_from([0.0, 0.5, 2.0])))]
+        points += [(step, draw(st.sampled_from([0.0, 0.5, 2.0]))) for step in at]
+        interpolation = draw(st.sampled_from(["linear", "step"]))
+        schedule = WeightSchedule({draw(st.sampled_from(free)): points}, interpolation)
     return {
         "name": name,
         "n": n,
@@ -149,6 +157,7 @@ def scenarios(draw):
             "disable": tuple(disable),
             "weights": weights,
             "reward_mode": draw(st.sampled_from(["replace", "add"])),
+            "schedule": schedule,
         },
         "actions": draw(st.lists(st.lists(st.integers(0, 3), min_size=n, max_size=n), max_size=14)),
     }
@@ -207,9 +216,11 @@ def _compare_step(scenario, vector_out, reference_out):
         assert infos["_episode_reward"][index]
         assert infos["episode_reward"][index] == pytest.approx(ref_total[index], abs=TOLERANCE)
         ref_sums = own["episode_reward_components"]
+        ref_weights = own["reward_weights"]
         for name in names:
             got = infos["episode_reward_components"][name][index]
             assert got == pytest.approx(ref_sums[name][index], abs=TOLERANCE), (index, name)
+            assert infos["reward_weights"][name][index] == ref_weights[name][index], name
 
 
 def _compare_logs(vector_log, reference_log):
@@ -227,11 +238,16 @@ def test_vector_wrapper_equals_per_env_wrapping(scenario):
     vector.reset(seed=0)
     for actions in scenario["actions"]:
         actions = np.array(actions)
+        # The per-env clocks are told the vector clock after this step (SPEC §9.2); in
+        # SAME_STEP a sub-env resets after its own step, which counts one more.
+        same_step = scenario["mode"] is AutoresetMode.SAME_STEP
+        reference.call("set_schedule_step", vector.schedule_step + scenario["n"] - same_step)
         reference_out = reference.step(actions)
         vector_out = vector.step(actions)
         _compare_step(scenario, vector_out, reference_out)
         dones = vector_out[2] | vector_out[3]
         if scenario["mode"] is AutoresetMode.DISABLED and dones.any():
+            reference.call("set_schedule_step", vector.schedule_step)
             reference.reset(options={"reset_mask": dones.copy()})
             vector.reset(options={"reset_mask": dones.copy()})
     _compare_logs(vector_log, reference_log)
