@@ -19,6 +19,7 @@ component as a float64 array, 0.0 where the component does not apply - the same 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,11 @@ Components = dict[str, np.ndarray]
 def _where(applies: np.ndarray, value: Any) -> np.ndarray:
     """``value`` where the component applies, else 0.0 (float64)."""
     return np.where(applies, value, 0.0)
+
+
+def _signed(value: float) -> tuple[float, float]:
+    """The bounds of a component that is ``value`` or 0.0."""
+    return (min(0.0, value), max(0.0, value))
 
 
 def _raise_partial_errors(batch: ResultBatch) -> None:
@@ -78,6 +84,17 @@ class DefaultRewardPolicy(ConfiguredAdditivePolicy):
         "stderr_penalty": 0.1,
         "final_bonus": 0.5,
     }
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component is one setting (signed) or 0.0; ``partial`` at most its base."""
+        return {
+            "base": _signed(self._base),
+            "success": _signed(self._success_bonus),
+            "failure": _signed(-self._failure_penalty),
+            "error": _signed(-self._stderr_penalty),
+            "final": _signed(self._final_bonus),
+            "partial": _signed(self._partial_success_base),
+        }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
@@ -137,6 +154,16 @@ class StrictRewardPolicy(ConfiguredAdditivePolicy):
         "timeout_penalty": 0.4,
         "final_bonus": 0.3,
     }
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component is one setting (signed) or 0.0."""
+        return {
+            "success": _signed(self._success_bonus),
+            "failure": _signed(-self._failure_penalty),
+            "error": _signed(-self._error_penalty),
+            "timeout": _signed(-self._timeout_penalty),
+            "final": _signed(self._final_bonus),
+        }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
@@ -199,6 +226,16 @@ class LenientRewardPolicy(ConfiguredAdditivePolicy):
         "progress_min_chars": 50,
         "final_bonus": 0.4,
     }
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component is one setting (signed) or 0.0."""
+        return {
+            "attempt": _signed(self._attempt_bonus),
+            "success": _signed(self._success_bonus),
+            "failure": _signed(-self._failure_penalty),
+            "progress": _signed(self._progress_bonus),
+            "final": _signed(self._final_bonus),
+        }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
@@ -289,6 +326,25 @@ class ResearchRewardPolicy(ConfiguredAdditivePolicy):
         "final_success_bonus": 0.3,
         "final_failure_penalty": 0.1,
     }
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Settings or caps (signed); nesting and step penalties grow without a bound."""
+        unbounded_penalty = (-math.inf, 0.0)
+        return {
+            "base_attempt": _signed(self._base_attempt),
+            "base_success": _signed(self._base_success),
+            "base_failure": _signed(-self._base_failure),
+            "code_length": _signed(self._code_length_cap),
+            "code_complexity": unbounded_penalty,
+            "output_length": _signed(self._output_length_cap),
+            "error_keyword": _signed(-self._error_keyword_penalty),
+            "fast_execution": _signed(self._fast_execution_bonus),
+            "slow_execution": _signed(-self._slow_execution_penalty),
+            "step_penalty": unbounded_penalty,
+            "final_success": _signed(self._final_success_bonus),
+            "early_termination": _signed(self._early_termination_bonus),
+            "final_failure": _signed(-self._final_failure_penalty),
+        }
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
@@ -383,6 +439,10 @@ class BinaryRewardPolicy(AdditiveRewardPolicy):
     float_components = True
     component_names = ("success",)
     value_range = (0.0, 1.0)
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """``success`` is 1.0 or 0.0."""
+        return {"success": (0.0, 1.0)}
 
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext

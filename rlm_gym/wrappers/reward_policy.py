@@ -9,6 +9,7 @@ from time import perf_counter
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
+import numpy as np
 from gymnasium.core import ActType, ObsType
 
 from rlm_gym._validation import unknown_name_error
@@ -30,6 +31,7 @@ from rlm_gym.policies.info_keys import (
     REWARD_COMPONENTS_KEY,
     REWARD_POLICY_KEY,
     REWARD_WEIGHTS_KEY,
+    SCALAR_REWARD_KEY,
 )
 from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
 from rlm_gym.wrappers.ablation import (
@@ -48,6 +50,7 @@ from rlm_gym.wrappers.scoring_route import (
     scoring_route,
 )
 from rlm_gym.wrappers.step_result import step_from_info
+from rlm_gym.wrappers.vector_reward import check_reward_output, declare_on_base, reward_box
 
 __all__ = ["RewardPolicyWrapper", "REWARD_MODES", "DEFAULT_REWARD_MODE"]
 
@@ -99,6 +102,9 @@ class RewardPolicyWrapper(
             each reset with the clock of this env's own steps, or as set by
             :meth:`set_schedule_step` (SPEC §9.2); every episode's last step reports
             ``info["reward_weights"]``.
+        reward_output: ``"scalar"``, or ``"vector"``: the weighted components as a float32
+            array with a ``reward_space`` (SPEC §9.3; ``info["scalar_reward"]`` keeps the
+            scalar).
         task: ``PolicyContext.task`` (default: the env's spec id).
         max_steps: ``PolicyContext.max_steps`` (default: the spec's ``max_episode_steps``, else 10).
         measure_duration: Put the wall time of the inner step in generic results'
@@ -131,6 +137,7 @@ class RewardPolicyWrapper(
         weights: Mapping[str, float] | None = None,
         reward_mode: str = DEFAULT_REWARD_MODE,
         schedule: WeightSchedule | None = None,
+        reward_output: str = "scalar",
         task: str | None = None,
         max_steps: int | None = None,
         measure_duration: bool = False,
@@ -144,6 +151,7 @@ class RewardPolicyWrapper(
             weights=weights,
             reward_mode=reward_mode,
             schedule=schedule,
+            reward_output=reward_output,
             task=task,
             max_steps=max_steps,
             measure_duration=measure_duration,
@@ -182,6 +190,10 @@ class RewardPolicyWrapper(
             check_schedule(schedule, self._names, self._policy_name, disable, weights)
         self.set_disabled(disable)
         self.set_weights(weights or {})
+        self._vector_output = check_reward_output(reward_output, self._policy)
+        if self._vector_output:
+            box = reward_box(self._policy, self._user_weights, self._disabled, schedule)
+            self.reward_space = declare_on_base(env, box)
 
         self._context: PolicyContext | None = None
         self._episode_sums: dict[str, float] = {}
@@ -257,6 +269,11 @@ class RewardPolicyWrapper(
         self._weights = multipliers({**self._user_weights, **self._scheduled}, self._disabled)
         self._fast_merge = not self._weights and self._policy.float_components
         self._rebuild_step_constants()
+
+    def _as_vector(self, info: dict[str, Any], scalar: float) -> np.ndarray:
+        info[SCALAR_REWARD_KEY] = scalar
+        components = info[REWARD_COMPONENTS_KEY]
+        return np.array([components[name] for name in self._names], dtype=np.float32)
 
     def set_schedule_step(self, step: int) -> None:
         """Set the schedule's clock (e.g. to the training step); this env's steps count on."""
@@ -425,7 +442,10 @@ class RewardPolicyWrapper(
             info[EPISODE_REWARD_KEY] = episode_total
             info[REWARD_WEIGHTS_KEY] = self.reward_weights()
             self._policy.on_episode_end(context, episode_total)
-        return obs, env_reward + value if add_env_reward else value, terminated, truncated, info
+        reward = env_reward + value if add_env_reward else value
+        if self._vector_output:
+            return obs, self._as_vector(info, reward), terminated, truncated, info
+        return obs, reward, terminated, truncated, info
 
     def _score_by_calculate(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext

@@ -34,6 +34,7 @@ from rlm_gym.policies import (
     RewardPolicy,
 )
 from rlm_gym.policies.batch import ResultBatch
+from rlm_gym.policies.info_keys import SCALAR_REWARD_KEY
 from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
 from rlm_gym.wrappers.ablation import (
     check_component_names,
@@ -56,6 +57,7 @@ from rlm_gym.wrappers.vector_results import (
     score_sub_env,
     sub_env_step,
 )
+from rlm_gym.wrappers.vector_reward import check_reward_output, reward_box
 
 __all__ = ["VectorRewardPolicyWrapper"]
 
@@ -95,6 +97,9 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             plus them.
         schedule: A :class:`~rlm_gym.wrappers.WeightSchedule`, read at each sub-env's episode
             start with the clock ``num_envs`` x ``step()`` calls (SPEC §9.2).
+        reward_output: ``"scalar"``, or ``"vector"``: the weighted components as a float32
+            ``(num_envs, k)`` array, with ``reward_space`` / ``single_reward_space`` (SPEC
+            §9.3; ``infos["scalar_reward"]`` keeps the scalars).
         task: ``PolicyContext.task`` (default: the env's spec id, else the first sub-env's).
         max_steps: ``PolicyContext.max_steps`` (default: the vector env's spec, else the
             first sub-env's, else 10).
@@ -117,6 +122,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         weights: Mapping[str, float] | None = None,
         reward_mode: str = DEFAULT_REWARD_MODE,
         schedule: WeightSchedule | None = None,
+        reward_output: str = "scalar",
         task: str | None = None,
         max_steps: int | None = None,
         history_limit: int = DEFAULT_HISTORY_LIMIT,
@@ -129,6 +135,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             weights=weights,
             reward_mode=reward_mode,
             schedule=schedule,
+            reward_output=reward_output,
             task=task,
             max_steps=max_steps,
             history_limit=history_limit,
@@ -179,6 +186,11 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         check_schedule(schedule, self._names, self._policy_name, disable, weights)
         self.set_disabled(disable)
         self.set_weights(weights or {})
+        self._vector_output = check_reward_output(reward_output, self._policy)
+        if self._vector_output:
+            box = (self._policy, self._user_weights, self._disabled, schedule)
+            self.single_reward_space = reward_box(*box)
+            self.reward_space = reward_box(*box, shape_prefix=(n,))
 
     # -- configuration -------------------------------------------------------------------
 
@@ -337,6 +349,10 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         else:
             rewards = values
         write_vector_infos(infos, self._names, components, env_rewards, episode, self._all)
+        if self._vector_output:
+            infos[SCALAR_REWARD_KEY] = rewards
+            infos[f"_{SCALAR_REWARD_KEY}"] = self._all
+            rewards = components.astype(np.float32)
         return obs, rewards, terminated, truncated, infos
 
     # -- scoring -------------------------------------------------------------------------
