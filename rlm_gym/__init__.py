@@ -17,10 +17,16 @@ from rlm_gym.policies import (
     Policy,
     PolicyContext,
     PolicyRegistry,
+    ResultBatch,
     RewardPolicy,
     RewardSignal,
 )
-from rlm_gym.wrappers import PotentialShapingWrapper, RewardPolicyWrapper
+from rlm_gym.wrappers import (
+    PotentialShapingWrapper,
+    RewardPolicyWrapper,
+    VectorRewardPolicyWrapper,
+    WeightSchedule,
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -47,6 +53,9 @@ __all__ = [
     "RewardSignal",
     "RewardPolicyWrapper",
     "PotentialShapingWrapper",
+    "VectorRewardPolicyWrapper",
+    "WeightSchedule",
+    "ResultBatch",
     "crawl_reward",
     "check_items",
     "CrawlRewardPolicy",

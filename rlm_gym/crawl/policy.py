@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rlm_gym.crawl.config import COMPONENT_NAMES
+from rlm_gym.crawl.config import COMPONENT_NAMES, WEIGHTED_COMPONENTS
 from rlm_gym.crawl.memo import memo_for
 from rlm_gym.crawl.result import pages_collected
 from rlm_gym.crawl.reward import score_crawl_result
@@ -58,6 +59,15 @@ class CrawlRewardPolicy(CrawlConfig, RewardPolicy):
     )
     component_names = COMPONENT_NAMES
     value_range = (0.0, 1.0)
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each weighted part is its weight times a raw score (an efficiency penalty may turn
+        it negative, by at most its weight); ``defects`` is a penalty without a fixed floor."""
+        weights = self.config["weights"]
+        bounds = {name: (-abs(weights[name]), abs(weights[name])) for name in WEIGHTED_COMPONENTS}
+        bounds["defects"] = (-math.inf, 0.0)
+        return bounds
+
     # Weights times float raw scores: the components are always Python floats.
     float_components = True
     # Before the final action: RewardSignal(0.0, {}) (the wrapper skips those calls).

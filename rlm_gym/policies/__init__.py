@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rlm_gym.policies.base import AdditiveRewardPolicy, Policy, RewardPolicy, is_final
+from rlm_gym.policies.batch import ResultBatch
 from rlm_gym.policies.builtin import (
     BinaryRewardPolicy,
     DefaultRewardPolicy,
@@ -36,4 +37,5 @@ __all__ = [
     "LenientRewardPolicy",
     "ResearchRewardPolicy",
     "BinaryRewardPolicy",
+    "ResultBatch",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from copy import deepcopy
@@ -207,6 +208,14 @@ class RewardPolicy(Policy, ABC):
 
     def on_episode_end(self, context: PolicyContext, total_reward: float) -> None:
         """Called when an episode ends with the sum of its values (no-op by default)."""
+
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component's ``(low, high)`` at weight 1 (a vector reward's ``reward_space``).
+
+        The default is ``(-inf, inf)`` for every declared name; policies that know better
+        override it (the built-ins do, from their config).
+        """
+        return dict.fromkeys(self.component_names, (-math.inf, math.inf))
 
     def clamp(self, total: float) -> float:
         """Limit ``total`` to this policy's ``value_range``."""

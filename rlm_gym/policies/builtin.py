@@ -10,14 +10,22 @@ is negated where it is used. ``result.output`` of ``None`` counts as ``""``.
 "Final" is written out as ``action.get("action", result.action_type) == "final"`` (what
 :func:`~rlm_gym.policies.base.is_final` does): a function call per step costs as much as a
 component, and these run on every step of every wrapped env.
+
+Each policy also scores a whole vector step at once: ``score_batch`` reads a
+:class:`~rlm_gym.policies.batch.ResultBatch` (one entry per sub-env) and returns every declared
+component as a float64 array, 0.0 where the component does not apply - the same numbers as
+``score_components``, one numpy pass instead of one call per sub-env.
 """
 
 from __future__ import annotations
 
-from numbers import Real
+import math
 from typing import Any
 
+import numpy as np
+
 from rlm_gym.policies.base import AdditiveRewardPolicy, ConfiguredAdditivePolicy
+from rlm_gym.policies.batch import ERROR_WORDS, ResultBatch, bracket_depth, partial_share
 from rlm_gym.policies.registry import PolicyRegistry
 from rlm_gym.policies.types import ActionResult, PolicyContext
 
@@ -30,15 +38,23 @@ __all__ = [
     "max_bracket_depth",
 ]
 
+Components = dict[str, np.ndarray]
 
-def _partial_share(result: ActionResult) -> float:
-    """The ``metadata["partial"]`` share in [0, 1] (0 when absent); other values raise."""
-    share = result.metadata.get("partial", 0.0)
-    if share is None:
-        return 0.0
-    if isinstance(share, bool) or not isinstance(share, Real) or not 0.0 <= share <= 1.0:
-        raise ValueError(f"Expected `metadata['partial']` to be a number in [0, 1], got {share!r}")
-    return float(share)
+
+def _where(applies: np.ndarray, value: Any) -> np.ndarray:
+    """``value`` where the component applies, else 0.0 (float64)."""
+    return np.where(applies, value, 0.0)
+
+
+def _signed(value: float) -> tuple[float, float]:
+    """The bounds of a component that is ``value`` or 0.0."""
+    return (min(0.0, value), max(0.0, value))
+
+
+def _raise_partial_errors(batch: ResultBatch) -> None:
+    """The first bad ``metadata["partial"]`` as ``score_components`` raises it, with the sub-env."""
+    for index, message in batch.partial_errors.items():
+        raise ValueError(f"{message} (sub-env {index})")
 
 
 @PolicyRegistry.register_reward("default")
@@ -69,6 +85,17 @@ class DefaultRewardPolicy(ConfiguredAdditivePolicy):
         "final_bonus": 0.5,
     }
 
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component is one setting (signed) or 0.0; ``partial`` at most its base."""
+        return {
+            "base": _signed(self._base),
+            "success": _signed(self._success_bonus),
+            "failure": _signed(-self._failure_penalty),
+            "error": _signed(-self._stderr_penalty),
+            "final": _signed(self._final_bonus),
+            "partial": _signed(self._partial_success_base),
+        }
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
@@ -79,12 +106,27 @@ class DefaultRewardPolicy(ConfiguredAdditivePolicy):
         else:
             components = {"base": self._base, "failure": -self._failure_penalty}
             if result.metadata:
-                share = _partial_share(result)
+                share = partial_share(result)
                 if share > 0.0:
                     components["partial"] = self._partial_success_base * share
         if result.error:
             components["error"] = -self._stderr_penalty
         return components
+
+    def score_batch(self, batch: ResultBatch) -> Components:
+        """Every component for each sub-env of a vector step (see the module docstring)."""
+        _raise_partial_errors(batch)
+        success, failed = batch.success, ~batch.success
+        return {
+            "base": np.full(len(batch), self._base),
+            "success": _where(success, self._success_bonus),
+            "failure": _where(failed, -self._failure_penalty),
+            "error": _where(batch.has_error, -self._stderr_penalty),
+            "final": _where(success & batch.is_final, self._final_bonus),
+            "partial": _where(
+                failed & (batch.partial > 0.0), self._partial_success_base * batch.partial
+            ),
+        }
 
 
 @PolicyRegistry.register_reward("strict")
@@ -113,6 +155,16 @@ class StrictRewardPolicy(ConfiguredAdditivePolicy):
         "final_bonus": 0.3,
     }
 
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component is one setting (signed) or 0.0."""
+        return {
+            "success": _signed(self._success_bonus),
+            "failure": _signed(-self._failure_penalty),
+            "error": _signed(-self._error_penalty),
+            "timeout": _signed(-self._timeout_penalty),
+            "final": _signed(self._final_bonus),
+        }
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
@@ -130,6 +182,22 @@ class StrictRewardPolicy(ConfiguredAdditivePolicy):
         if success and not error and action.get("action", result.action_type) == "final":
             components["final"] = self._final_bonus
         return components
+
+    def score_batch(self, batch: ResultBatch) -> Components:
+        """Every component for each sub-env of a vector step (see the module docstring)."""
+        success, error = batch.success, batch.has_error
+        timeout = error.copy()
+        if error.any():
+            for index in np.flatnonzero(error):
+                lowered = batch.error_text[index].lower()
+                timeout[index] = "timeout" in lowered or "timed out" in lowered
+        return {
+            "success": _where(success, self._success_bonus),
+            "failure": _where(~success, -self._failure_penalty),
+            "error": _where(error, -self._error_penalty),
+            "timeout": _where(timeout, -self._timeout_penalty),
+            "final": _where(success & ~error & batch.is_final, self._final_bonus),
+        }
 
 
 @PolicyRegistry.register_reward("lenient")
@@ -159,6 +227,16 @@ class LenientRewardPolicy(ConfiguredAdditivePolicy):
         "final_bonus": 0.4,
     }
 
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Each component is one setting (signed) or 0.0."""
+        return {
+            "attempt": _signed(self._attempt_bonus),
+            "success": _signed(self._success_bonus),
+            "failure": _signed(-self._failure_penalty),
+            "progress": _signed(self._progress_bonus),
+            "final": _signed(self._final_bonus),
+        }
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
@@ -172,27 +250,20 @@ class LenientRewardPolicy(ConfiguredAdditivePolicy):
             components["final"] = self._final_bonus
         return components
 
-
-_BRACKET_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
-
-
-def max_bracket_depth(code: str) -> int:
-    """The maximum nesting depth of ``()[]{}`` brackets in ``code`` (unbalanced closers ignored).
-
-    Example:
-        >>> max_bracket_depth("f(g([1, {2: (3,)}]))")
-        5
-    """
-    depth = deepest = 0
-    for char in code:
-        step = _BRACKET_DEPTH.get(char)
-        if step:
-            depth = max(0, depth + step)
-            deepest = max(deepest, depth)
-    return deepest
+    def score_batch(self, batch: ResultBatch) -> Components:
+        """Every component for each sub-env of a vector step (see the module docstring)."""
+        success, progress = batch.success, batch.output_length > self._progress_min_chars
+        return {
+            "attempt": np.full(len(batch), self._attempt_bonus),
+            "success": _where(success, self._success_bonus),
+            "failure": _where(~success, -self._failure_penalty),
+            "progress": _where(progress, self._progress_bonus),
+            "final": _where(batch.is_final, self._final_bonus),
+        }
 
 
-_ERROR_KEYWORDS = ("error", "exception", "traceback", "failed")
+#: The name 0.2 exported; the function lives in :mod:`rlm_gym.policies.batch`.
+max_bracket_depth = bracket_depth
 
 
 @PolicyRegistry.register_reward("research")
@@ -256,6 +327,25 @@ class ResearchRewardPolicy(ConfiguredAdditivePolicy):
         "final_failure_penalty": 0.1,
     }
 
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """Settings or caps (signed); nesting and step penalties grow without a bound."""
+        unbounded_penalty = (-math.inf, 0.0)
+        return {
+            "base_attempt": _signed(self._base_attempt),
+            "base_success": _signed(self._base_success),
+            "base_failure": _signed(-self._base_failure),
+            "code_length": _signed(self._code_length_cap),
+            "code_complexity": unbounded_penalty,
+            "output_length": _signed(self._output_length_cap),
+            "error_keyword": _signed(-self._error_keyword_penalty),
+            "fast_execution": _signed(self._fast_execution_bonus),
+            "slow_execution": _signed(-self._slow_execution_penalty),
+            "step_penalty": unbounded_penalty,
+            "final_success": _signed(self._final_success_bonus),
+            "early_termination": _signed(self._early_termination_bonus),
+            "final_failure": _signed(-self._final_failure_penalty),
+        }
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
@@ -267,7 +357,7 @@ class ResearchRewardPolicy(ConfiguredAdditivePolicy):
         if code:
             per_char = self._code_length_bonus_per_100_chars / 100
             components["code_length"] = min(len(code) * per_char, self._code_length_cap)
-            excess = max_bracket_depth(code) - self._max_nesting_depth
+            excess = bracket_depth(code) - self._max_nesting_depth
             if excess > 0:
                 components["code_complexity"] = -self._code_complexity_penalty_per_nest * excess
         output = result.output
@@ -275,7 +365,7 @@ class ResearchRewardPolicy(ConfiguredAdditivePolicy):
             per_char = self._output_length_bonus_per_100_chars / 100
             components["output_length"] = min(len(output) * per_char, self._output_length_cap)
             lowered = output.lower()
-            if any(keyword in lowered for keyword in _ERROR_KEYWORDS):
+            if any(keyword in lowered for keyword in ERROR_WORDS):
                 components["error_keyword"] = -self._error_keyword_penalty
         duration = result.duration_ms
         if 0.0 < duration < self._fast_execution_ms:
@@ -293,6 +383,42 @@ class ResearchRewardPolicy(ConfiguredAdditivePolicy):
             else:
                 components["final_failure"] = -self._final_failure_penalty
         return components
+
+    def score_batch(self, batch: ResultBatch) -> Components:
+        """Every component for each sub-env of a vector step (see the module docstring)."""
+        success, final, step = batch.success, batch.is_final, batch.step
+        code_length, output_length = batch.code_length, batch.output_length
+        code_per_char = self._code_length_bonus_per_100_chars / 100
+        output_per_char = self._output_length_bonus_per_100_chars / 100
+        excess = batch.code_depth - self._max_nesting_depth
+        duration = batch.duration_ms
+        fast = (duration > 0.0) & (duration < self._fast_execution_ms)
+        return {
+            "base_attempt": np.full(len(batch), self._base_attempt),
+            "base_success": _where(success, self._base_success),
+            "base_failure": _where(~success, -self._base_failure),
+            "code_length": _where(
+                code_length > 0, np.minimum(code_length * code_per_char, self._code_length_cap)
+            ),
+            "code_complexity": _where(
+                (code_length > 0) & (excess > 0), -self._code_complexity_penalty_per_nest * excess
+            ),
+            "output_length": _where(
+                output_length > 0,
+                np.minimum(output_length * output_per_char, self._output_length_cap),
+            ),
+            "error_keyword": _where(batch.output_has_error_word, -self._error_keyword_penalty),
+            "fast_execution": _where(fast, self._fast_execution_bonus),
+            "slow_execution": _where(
+                ~fast & (duration > self._slow_execution_ms), -self._slow_execution_penalty
+            ),
+            "step_penalty": _where(step > 0, -self._step_penalty_per_step * step),
+            "final_success": _where(final & success, self._final_success_bonus),
+            "early_termination": _where(
+                final & success & (step < batch.max_steps / 2), self._early_termination_bonus
+            ),
+            "final_failure": _where(final & ~success, -self._final_failure_penalty),
+        }
 
 
 @PolicyRegistry.register_reward("binary")
@@ -314,9 +440,17 @@ class BinaryRewardPolicy(AdditiveRewardPolicy):
     component_names = ("success",)
     value_range = (0.0, 1.0)
 
+    def component_bounds(self) -> dict[str, tuple[float, float]]:
+        """``success`` is 1.0 or 0.0."""
+        return {"success": (0.0, 1.0)}
+
     def score_components(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext
     ) -> dict[str, float]:
         if action.get("action", result.action_type) != "final":
             return {}
         return {"success": 1.0 if result.success else 0.0}
+
+    def score_batch(self, batch: ResultBatch) -> Components:
+        """Every component for each sub-env of a vector step (see the module docstring)."""
+        return {"success": _where(batch.is_final & batch.success, 1.0)}

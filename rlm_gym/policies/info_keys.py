@@ -20,6 +20,8 @@ __all__ = [
     "EPISODE_REWARD_KEY",
     "SHAPING_REWARD_KEY",
     "POTENTIAL_KEY",
+    "REWARD_WEIGHTS_KEY",
+    "SCALAR_REWARD_KEY",
 ]
 
 #: The action of the step, as a dict (``{"action": type, ...}``); written by the env.
@@ -40,3 +42,7 @@ EPISODE_REWARD_KEY = "episode_reward"
 SHAPING_REWARD_KEY = "shaping_reward"
 #: The potential ``Phi(s')`` the shaping term used.
 POTENTIAL_KEY = "potential"
+#: On an episode's last step: every component's weight in force for that episode.
+REWARD_WEIGHTS_KEY = "reward_weights"
+#: With a vector reward: the scalar the wrapper would return in "scalar" mode.
+SCALAR_REWARD_KEY = "scalar_reward"

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rlm_gym._validation import check_finite_number, unknown_name_error
 from rlm_gym.policies import RewardPolicy
+from rlm_gym.wrappers.schedule import WeightSchedule
 
 __all__ = [
     "check_component_names",
+    "check_schedule",
     "checked_weights",
     "multipliers",
     "name_set",
@@ -53,6 +56,31 @@ def check_component_names(
             raise unknown_name_error(
                 "component", name, declared, f"in `{argument}` for '{policy_name}'"
             )
+
+
+def check_schedule(
+    schedule: Any,
+    declared: tuple[str, ...],
+    policy_name: str,
+    disable: Iterable[str],
+    weights: Mapping[str, float] | None,
+) -> None:
+    """Check a wrapper's ``schedule`` (None passes) against its policy, ``disable`` and ``weights``.
+
+    Raises:
+        TypeError: ``schedule`` is not a ``WeightSchedule``.
+        ValueError: See ``WeightSchedule.check_components``.
+    """
+    if schedule is None:
+        return
+    if not isinstance(schedule, WeightSchedule):
+        raise TypeError(
+            f"Expected `schedule` to be a WeightSchedule, got {type(schedule).__name__} "
+            f"{schedule!r}"
+        )
+    if not declared:
+        check_component_names(schedule.names, declared, policy_name, "schedule")
+    schedule.check_components(declared, name_set(disable), weights, f" for policy '{policy_name}'")
 
 
 def checked_weights(weights: Mapping[str, float]) -> dict[str, float]:

@@ -9,6 +9,7 @@ from time import perf_counter
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
+import numpy as np
 from gymnasium.core import ActType, ObsType
 
 from rlm_gym._validation import unknown_name_error
@@ -29,15 +30,19 @@ from rlm_gym.policies.info_keys import (
     EPISODE_REWARD_KEY,
     REWARD_COMPONENTS_KEY,
     REWARD_POLICY_KEY,
+    REWARD_WEIGHTS_KEY,
+    SCALAR_REWARD_KEY,
 )
 from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
 from rlm_gym.wrappers.ablation import (
     check_component_names,
+    check_schedule,
     checked_weights,
     multipliers,
     name_set,
     weighted_components,
 )
+from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import (
     SUM_IS_COMPENSATED,
     final_only_calculate,
@@ -45,6 +50,7 @@ from rlm_gym.wrappers.scoring_route import (
     scoring_route,
 )
 from rlm_gym.wrappers.step_result import step_from_info
+from rlm_gym.wrappers.vector_reward import check_reward_output, declare_on_base, reward_box
 
 __all__ = ["RewardPolicyWrapper", "REWARD_MODES", "DEFAULT_REWARD_MODE"]
 
@@ -92,6 +98,13 @@ class RewardPolicyWrapper(
         disable: Component names to drop.
         weights: Component name -> multiplier (0 switches a component off).
         reward_mode: ``"replace"`` returns the policy's value; ``"add"`` the env's reward plus it.
+        schedule: A :class:`~rlm_gym.wrappers.WeightSchedule` of component weights, read at
+            each reset with the clock of this env's own steps, or as set by
+            :meth:`set_schedule_step` (SPEC §9.2); every episode's last step reports
+            ``info["reward_weights"]``.
+        reward_output: ``"scalar"``, or ``"vector"``: the weighted components as a float32
+            array with a ``reward_space`` (SPEC §9.3; ``info["scalar_reward"]`` keeps the
+            scalar).
         task: ``PolicyContext.task`` (default: the env's spec id).
         max_steps: ``PolicyContext.max_steps`` (default: the spec's ``max_episode_steps``, else 10).
         measure_duration: Put the wall time of the inner step in generic results'
@@ -123,6 +136,8 @@ class RewardPolicyWrapper(
         disable: Iterable[str] = (),
         weights: Mapping[str, float] | None = None,
         reward_mode: str = DEFAULT_REWARD_MODE,
+        schedule: WeightSchedule | None = None,
+        reward_output: str = "scalar",
         task: str | None = None,
         max_steps: int | None = None,
         measure_duration: bool = False,
@@ -135,6 +150,8 @@ class RewardPolicyWrapper(
             disable=disable,
             weights=weights,
             reward_mode=reward_mode,
+            schedule=schedule,
+            reward_output=reward_output,
             task=task,
             max_steps=max_steps,
             measure_duration=measure_duration,
@@ -166,8 +183,17 @@ class RewardPolicyWrapper(
         self._disabled: frozenset[str] = frozenset()
         self._user_weights: dict[str, float] = {}
         self._weights: dict[str, float] = {}
+        self._schedule = schedule
+        self._scheduled: dict[str, float] = {}
+        self._clock = 0
+        if schedule is not None:
+            check_schedule(schedule, self._names, self._policy_name, disable, weights)
         self.set_disabled(disable)
         self.set_weights(weights or {})
+        self._vector_output = check_reward_output(reward_output, self._policy)
+        if self._vector_output:
+            box = reward_box(self._policy, self._user_weights, self._disabled, schedule)
+            self.reward_space = declare_on_base(env, box)
 
         self._context: PolicyContext | None = None
         self._episode_sums: dict[str, float] = {}
@@ -226,6 +252,7 @@ class RewardPolicyWrapper(
         names = name_set(names)
         if names:
             check_component_names(names, self._names, self._policy_name, "disable")
+            check_schedule(self._schedule, self._names, self._policy_name, names, None)
         self._disabled = names
         self._rebuild_weights()
 
@@ -233,14 +260,34 @@ class RewardPolicyWrapper(
         """Scale components by these multipliers (replacing earlier weights; others stay 1)."""
         if isinstance(weights, Mapping) and weights:
             check_component_names(weights, self._names, self._policy_name, "weights")
+            check_schedule(self._schedule, self._names, self._policy_name, (), weights)
         self._user_weights = checked_weights(weights)
         self._rebuild_weights()
 
     def _rebuild_weights(self) -> None:
         # Only non-unit multipliers are kept, so an empty dict means "no ablation" in step().
-        self._weights = multipliers(self._user_weights, self._disabled)
+        self._weights = multipliers({**self._user_weights, **self._scheduled}, self._disabled)
         self._fast_merge = not self._weights and self._policy.float_components
         self._rebuild_step_constants()
+
+    def _as_vector(self, info: dict[str, Any], scalar: float) -> np.ndarray:
+        info[SCALAR_REWARD_KEY] = scalar
+        components = info[REWARD_COMPONENTS_KEY]
+        return np.array([components[name] for name in self._names], dtype=np.float32)
+
+    def set_schedule_step(self, step: int) -> None:
+        """Set the schedule's clock (e.g. to the training step); this env's steps count on."""
+        self._clock = int(step) - (self._context.step if self._context is not None else 0)
+
+    @property
+    def schedule_step(self) -> int:
+        """The schedule's clock: this env's steps, counted from the last ``set_schedule_step``."""
+        return self._clock + (self._context.step if self._context is not None else 0)
+
+    def reward_weights(self) -> dict[str, float]:
+        """Every component's weight in force (disabled ones 0.0): ``info["reward_weights"]``."""
+        weights = self._weights
+        return {name: weights.get(name, 1.0) for name in self._names}
 
     def _rebuild_step_constants(self) -> None:
         """Gather what ``step()`` reads on every call into one tuple (one attribute load).
@@ -273,6 +320,11 @@ class RewardPolicyWrapper(
     ) -> tuple[ObsType, dict[str, Any]]:
         """Reset the env and start a fresh policy episode (``on_episode_start``)."""
         obs, info = self.env.reset(seed=seed, options=options)
+        if self._schedule is not None:
+            # The weights an episode is scored with are fixed here (SPEC §9.2).
+            self._clock = self.schedule_step
+            self._scheduled = self._schedule.weights_at(self._clock)
+            self._rebuild_weights()
         # Every field given (positionally: the dataclass __init__ then calls no factories).
         self._context = PolicyContext(
             self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
@@ -388,8 +440,12 @@ class RewardPolicyWrapper(
         if terminated or truncated:
             info[EPISODE_REWARD_COMPONENTS_KEY] = dict(self._episode_sums)
             info[EPISODE_REWARD_KEY] = episode_total
+            info[REWARD_WEIGHTS_KEY] = self.reward_weights()
             self._policy.on_episode_end(context, episode_total)
-        return obs, env_reward + value if add_env_reward else value, terminated, truncated, info
+        reward = env_reward + value if add_env_reward else value
+        if self._vector_output:
+            return obs, self._as_vector(info, reward), terminated, truncated, info
+        return obs, reward, terminated, truncated, info
 
     def _score_by_calculate(
         self, action: dict[str, Any], result: ActionResult, context: PolicyContext

@@ -7,6 +7,8 @@ env costs time. Two declarations let the wrapper do less while giving the same n
   has, by definition, the clamped sum of ``score_components`` as its value, so the wrapper can
   call ``score_components`` itself (when the components are declared floats and no ablation
   weighs them);
+* a built-in's ``score_batch`` gives, for a whole vector step, the numbers of its
+  ``score_components`` (used by the vector wrappers while that pair is the class's own);
 * a policy class that sets ``final_only = True`` promises ``RewardSignal(0.0, {})`` for every
   action that is not the episode's final one, so those calls can be skipped.
 
@@ -24,6 +26,7 @@ from rlm_gym.policies import AdditiveRewardPolicy, RewardPolicy
 
 __all__ = [
     "SUM_IS_COMPENSATED",
+    "batch_scorer",
     "calculate_is_additive",
     "final_only_calculate",
     "route_is_stale",
@@ -108,3 +111,27 @@ def route_is_stale(
     return (score_components is not None and not calculate_is_additive(policy)) or (
         final_only and getattr(policy.calculate, "__func__", None) is not final_only_function
     )
+
+
+def batch_scorer(policy: RewardPolicy) -> Any:
+    """``policy.score_batch`` when it gives the numbers of the policy's ``calculate``, else None.
+
+    Trusted only while ``calculate`` is :class:`AdditiveRewardPolicy`'s, unpatched, and the
+    class that defines ``score_components`` also defines ``score_batch``: a subclass that
+    changes ``score_components`` alone is scored per sub-env.
+    """
+    if not (isinstance(policy, AdditiveRewardPolicy) and calculate_is_additive(policy)):
+        return None
+    if not policy.component_names:
+        return None
+    for klass in type(policy).__mro__:
+        defined = vars(klass)
+        if "score_components" in defined:
+            if "score_batch" not in defined:
+                return None
+            method = getattr(policy, "score_batch", None)
+            bound = getattr(method, "__func__", None)
+            patched = getattr(policy.score_components, "__func__", None)
+            same = bound is defined["score_batch"] and patched is defined["score_components"]
+            return method if same else None
+    return None

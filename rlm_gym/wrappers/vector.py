@@ -1,0 +1,473 @@
+"""``VectorRewardPolicyWrapper``: score every sub-env of a Gymnasium vector env with one policy.
+
+Per-sub-env state lives in arrays of shape ``(num_envs,)`` / ``(num_envs, k)`` (steps, episode
+sums, totals, weights), as Gymnasium's vector wrappers keep theirs; the autoreset mode is read
+once from ``env.metadata``. A built-in policy scores a whole step in one numpy pass
+(``score_batch`` over a :class:`~rlm_gym.policies.batch.ResultBatch`); any other policy is
+scored per sub-env with its own ``PolicyContext``. Both give the numbers of
+:class:`~rlm_gym.wrappers.RewardPolicyWrapper` applied to each sub-env (SPEC §9.1).
+
+Example - shape a vector CartPole with the lenient policy:
+    >>> import gymnasium as gym
+    >>> envs = gym.make_vec("CartPole-v1", num_envs=4, vectorization_mode="sync")
+    >>> envs = VectorRewardPolicyWrapper(envs, "lenient", disable=("success",))
+    >>> _ = envs.reset(seed=0)
+    >>> _, rewards, *_, infos = envs.step(envs.action_space.sample())
+    >>> rewards.tolist(), infos["reward_components"]["attempt"].tolist()
+    ([0.2, 0.2, 0.2, 0.2], [0.2, 0.2, 0.2, 0.2])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
+
+from rlm_gym._validation import unknown_name_error
+from rlm_gym.policies import (
+    DEFAULT_HISTORY_LIMIT,
+    History,
+    PolicyContext,
+    RewardPolicy,
+)
+from rlm_gym.policies.batch import ResultBatch
+from rlm_gym.policies.info_keys import SCALAR_REWARD_KEY
+from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
+from rlm_gym.wrappers.ablation import (
+    check_component_names,
+    check_schedule,
+    checked_weights,
+    name_set,
+)
+from rlm_gym.wrappers.reward_policy import (
+    DEFAULT_MAX_STEPS,
+    DEFAULT_REWARD_MODE,
+    REWARD_MODES,
+    RewardPolicyWrapper,
+)
+from rlm_gym.wrappers.schedule import WeightSchedule
+from rlm_gym.wrappers.scoring_route import batch_scorer, final_only_calculate
+from rlm_gym.wrappers.vector_infos import EpisodeReport, write_vector_infos
+from rlm_gym.wrappers.vector_results import (
+    FINAL_INFO_KEY,
+    reports_results,
+    score_sub_env,
+    sub_env_step,
+)
+from rlm_gym.wrappers.vector_reward import check_reward_output, reward_box
+
+__all__ = ["VectorRewardPolicyWrapper"]
+
+
+def _spec_value(env: Any, name: str) -> Any:
+    """``env.spec.<name>`` or None: a vector env not built by Gymnasium may lack either."""
+    return getattr(getattr(env, "spec", None), name, None)
+
+
+class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
+    """Replace (or add to) a vector env's rewards with a named, ablatable reward policy.
+
+    Every sub-env is scored as :class:`~rlm_gym.wrappers.RewardPolicyWrapper` scores one env
+    (same rewards, components, episode sums and hook calls), under each autoreset mode:
+
+    * ``NEXT_STEP``: the step that resets a sub-env is no policy step; its reward and
+      components are 0.0 and the policy's ``on_episode_start`` runs for that sub-env;
+    * ``SAME_STEP``: a finished sub-env's result is read from ``infos["final_info"]`` and its
+      next episode starts on the same step;
+    * ``DISABLED``: episodes start at ``reset`` (``options["reset_mask"]`` names the sub-envs).
+
+    ``infos`` gain ``reward_components[name]`` (float64, ``(num_envs,)``) and ``env_reward``;
+    on the step a sub-env's episode ends, ``episode_reward``, ``episode_reward_components``
+    and ``reward_weights`` hold its totals and weights at its index, with the boolean masks
+    ``_episode_reward`` / ``_episode_reward_components`` / ``_reward_weights`` set there.
+    Hook contexts on the batched path carry ``task``, ``step`` and ``max_steps`` (their
+    history stays empty); per-sub-env scoring keeps a full context per sub-env.
+
+    Args:
+        env: The vector env (any Gymnasium 1.x ``VectorEnv``).
+        policy: A registered policy name or a ``RewardPolicy`` instance (shared by the
+            sub-envs, not copied).
+        config: Config overrides for a policy given by name.
+        disable: Component names to drop.
+        weights: Component name -> multiplier (0 switches a component off).
+        reward_mode: ``"replace"`` returns the policy's values; ``"add"`` the env's rewards
+            plus them.
+        schedule: A :class:`~rlm_gym.wrappers.WeightSchedule`, read at each sub-env's episode
+            start with the clock ``num_envs`` x ``step()`` calls (SPEC §9.2).
+        reward_output: ``"scalar"``, or ``"vector"``: the weighted components as a float32
+            ``(num_envs, k)`` array, with ``reward_space`` / ``single_reward_space`` (SPEC
+            §9.3; ``infos["scalar_reward"]`` keeps the scalars).
+        task: ``PolicyContext.task`` (default: the env's spec id, else the first sub-env's).
+        max_steps: ``PolicyContext.max_steps`` (default: the vector env's spec, else the
+            first sub-env's, else 10).
+        history_limit: The most ``context.history`` entries kept per sub-env (per-sub-env
+            scoring only).
+
+    Raises:
+        ValueError: Unknown policy, config key, component or reward mode; a schedule naming a
+            component it cannot; from ``step()``, a non-finite inner reward (naming the
+            sub-env, its step and the value).
+        TypeError: Wrong kind of config value or weight; a malformed ``action_result``.
+    """
+
+    def __init__(
+        self,
+        env: VectorEnv,
+        policy: str | RewardPolicy = DEFAULT_REWARD_POLICY,
+        config: Mapping[str, Any] | None = None,
+        disable: Iterable[str] = (),
+        weights: Mapping[str, float] | None = None,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        schedule: WeightSchedule | None = None,
+        reward_output: str = "scalar",
+        task: str | None = None,
+        max_steps: int | None = None,
+        history_limit: int = DEFAULT_HISTORY_LIMIT,
+    ) -> None:
+        gym.utils.RecordConstructorArgs.__init__(
+            self,
+            policy=policy,
+            config=config,
+            disable=disable,
+            weights=weights,
+            reward_mode=reward_mode,
+            schedule=schedule,
+            reward_output=reward_output,
+            task=task,
+            max_steps=max_steps,
+            history_limit=history_limit,
+            _disable_deepcopy=isinstance(policy, RewardPolicy),
+        )
+        VectorWrapper.__init__(self, env)
+        self._policy = RewardPolicyWrapper._resolve_policy(policy, config)
+        self._policy_name = self._policy.name
+        self._names: tuple[str, ...] = tuple(self._policy.component_names)
+        self._zeros = dict.fromkeys(self._names, 0.0)
+        if reward_mode not in REWARD_MODES:
+            raise unknown_name_error("reward_mode", reward_mode, REWARD_MODES)
+        self._add_env_reward = reward_mode == "add"
+        self._history_limit = History(limit=history_limit).limit
+        # Read once, as Gymnasium's vector wrappers do: an env without the tag is NEXT_STEP.
+        mode = self.env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
+        self._autoreset_mode = AutoresetMode(mode)
+        first = (getattr(self.env.unwrapped, "envs", None) or [None])[0]
+        if task is None:
+            task = _spec_value(self.env, "id") or _spec_value(first, "id") or ""
+        if max_steps is None:
+            max_steps = _spec_value(self.env, "max_episode_steps")
+            if max_steps is None:
+                max_steps = _spec_value(first, "max_episode_steps")
+        self._task = task
+        self._max_steps = int(max_steps) if max_steps is not None else DEFAULT_MAX_STEPS
+        self._final_only_function = final_only_calculate(self._policy)
+        self._score_batch = batch_scorer(self._policy)
+
+        n, k = self.num_envs, len(self._names)
+        self._steps = np.zeros(n, dtype=np.int64)
+        self._max_steps_array = np.full(n, self._max_steps, dtype=np.int64)
+        self._sums = np.zeros((n, k))
+        self._totals = np.zeros(n)
+        self._prev_dones = np.zeros(n, dtype=bool)
+        self._all = np.ones(n, dtype=bool)
+        self._contexts: list[PolicyContext | None] = [None] * n
+        # Per-sub-env sums of a policy that declares no names (it may emit any).
+        self._free_sums: list[dict[str, float]] = [{} for _ in range(n)]
+        self._clock = 0
+        self._schedule = schedule
+        self._schedule_cache: tuple[int, np.ndarray] | None = None
+        self._disabled: frozenset[str] = frozenset()
+        self._user_weights: dict[str, float] = {}
+        self._fixed = np.ones(k)
+        self._scheduled = np.ones((n, k))
+        self._weights = np.ones((n, k))
+        check_schedule(schedule, self._names, self._policy_name, disable, weights)
+        self.set_disabled(disable)
+        self.set_weights(weights or {})
+        self._vector_output = check_reward_output(reward_output, self._policy)
+        if self._vector_output:
+            box = (self._policy, self._user_weights, self._disabled, schedule)
+            self.single_reward_space = reward_box(*box)
+            self.reward_space = reward_box(*box, shape_prefix=(n,))
+
+    # -- configuration -------------------------------------------------------------------
+
+    @property
+    def policy(self) -> RewardPolicy:
+        """The reward policy scoring every sub-env."""
+        return self._policy
+
+    @property
+    def component_names(self) -> tuple[str, ...]:
+        """The policy's component names (``infos["reward_components"]`` keys)."""
+        return self._names
+
+    @property
+    def contexts(self) -> list[PolicyContext | None]:
+        """Each sub-env's running ``PolicyContext`` (None before its first episode)."""
+        return list(self._contexts)
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The weights in force, ``(num_envs, k)`` in ``component_names`` order (a copy)."""
+        return self._weights.copy()
+
+    @property
+    def schedule_step(self) -> int:
+        """The schedule's clock: ``num_envs`` x ``step()`` calls, or as set."""
+        return self._clock
+
+    def set_disabled(self, names: Iterable[str]) -> None:
+        """Switch off exactly these components in every sub-env, from the next step."""
+        names = name_set(names)
+        if names:
+            check_component_names(names, self._names, self._policy_name, "disable")
+            check_schedule(self._schedule, self._names, self._policy_name, names, None)
+        self._disabled = names
+        self._rebuild_weights()
+
+    def set_weights(self, weights: Mapping[str, float]) -> None:
+        """Scale components by these multipliers in every sub-env, from the next step."""
+        if isinstance(weights, Mapping) and weights:
+            check_component_names(weights, self._names, self._policy_name, "weights")
+            check_schedule(self._schedule, self._names, self._policy_name, (), weights)
+        self._user_weights = checked_weights(weights)
+        self._rebuild_weights()
+
+    def set_schedule_step(self, step: int) -> None:
+        """Set the schedule's clock (e.g. to SB3's ``num_timesteps``); steps count on from it."""
+        self._clock = int(step)
+
+    def _rebuild_weights(self) -> None:
+        fixed = np.array([self._user_weights.get(name, 1.0) for name in self._names])
+        fixed[[name in self._disabled for name in self._names]] = 0.0
+        self._fixed = fixed
+        self._weights = self._scheduled * fixed
+        self._weighted = bool((self._weights != 1.0).any())
+
+    def _scheduled_row(self) -> np.ndarray:
+        """The schedule's weights at the clock, in ``component_names`` order (cached)."""
+        cached = self._schedule_cache
+        if cached is not None and cached[0] == self._clock:
+            return cached[1]
+        scheduled = self._schedule.weights_at(self._clock)
+        row = np.array([scheduled.get(name, 1.0) for name in self._names])
+        self._schedule_cache = (self._clock, row)
+        return row
+
+    # -- episode loop --------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset the sub-envs (all, or ``options["reset_mask"]``) and start their episodes."""
+        # Read before the inner reset: Gymnasium's vector envs pop it from the options.
+        mask = options.get("reset_mask") if options else None
+        obs, infos = self.env.reset(seed=seed, options=options)
+        started = self._all if mask is None else np.asarray(mask, dtype=bool)
+        self._prev_dones[started] = False
+        self._score_batch = batch_scorer(self._policy)
+        for index in np.flatnonzero(started):
+            self._start_episode(int(index))
+        return obs, infos
+
+    def _start_episode(self, index: int) -> None:
+        self._steps[index] = 0
+        self._sums[index] = 0.0
+        self._totals[index] = 0.0
+        if not self._names:
+            self._free_sums[index] = {}
+        if self._schedule is not None:
+            self._scheduled[index] = self._scheduled_row()
+            self._weights[index] = self._scheduled[index] * self._fixed
+            self._weighted = bool((self._weights != 1.0).any())
+        context = PolicyContext(
+            self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
+        )
+        self._contexts[index] = context
+        self._policy.on_episode_start(context)
+
+    def _end_episode(self, index: int) -> None:
+        context = self._contexts[index]
+        context.step = int(self._steps[index])
+        self._policy.on_episode_end(context, float(self._totals[index]))
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Step every sub-env and score it with the policy (see the class docstring).
+
+        Raises:
+            ValueError: A scored sub-env's inner reward is NaN or infinite (naming the
+                sub-env, its step and the value).
+        """
+        obs, env_rewards, terminated, truncated, infos = self.env.step(actions)
+        self._clock += self.num_envs
+        env_rewards = np.asarray(env_rewards, dtype=np.float64)
+        terminated = np.asarray(terminated, dtype=bool)
+        dones = terminated | np.asarray(truncated, dtype=bool)
+        next_step = self._autoreset_mode is AutoresetMode.NEXT_STEP
+        # NEXT_STEP: a sub-env done on the previous step is reset now; that step is no
+        # policy step (Gymnasium's `_prev_dones`).
+        resets = self._prev_dones if next_step else None
+        if next_step and resets.any():
+            scored = ~resets
+            dones = dones & scored
+        else:
+            resets, scored = None, None
+        if not np.isfinite(env_rewards).all():
+            self._raise_non_finite(env_rewards, scored)
+
+        final_infos = None
+        if self._autoreset_mode is AutoresetMode.SAME_STEP and dones.any():
+            final_infos = infos.get(FINAL_INFO_KEY)
+        starts = dones if self._autoreset_mode is AutoresetMode.SAME_STEP else resets
+        if self._score_batch is not None:
+            components, values = self._score_batched(
+                actions, env_rewards, terminated, infos, final_infos, dones, resets
+            )
+            self._steps += 1 if scored is None else scored
+            self._sums += components
+            self._totals += values
+            episode = self._episode_report(dones)
+            events = dones if starts is None else dones | starts
+            if events.any():
+                for index in np.flatnonzero(events):
+                    if dones[index]:
+                        self._end_episode(int(index))
+                    if starts is not None and starts[index]:
+                        self._start_episode(int(index))
+        else:
+            components, values, episode = self._score_each(
+                actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
+            )
+        if next_step:
+            self._prev_dones = dones
+
+        if self._add_env_reward:
+            rewards = values + (env_rewards if scored is None else env_rewards * scored)
+        else:
+            rewards = values
+        write_vector_infos(infos, self._names, components, env_rewards, episode, self._all)
+        if self._vector_output:
+            infos[SCALAR_REWARD_KEY] = rewards
+            infos[f"_{SCALAR_REWARD_KEY}"] = self._all
+            rewards = components.astype(np.float32)
+        return obs, rewards, terminated, truncated, infos
+
+    # -- scoring -------------------------------------------------------------------------
+
+    def _score_batched(self, actions, env_rewards, terminated, infos, final_infos, dones, resets):
+        """Every sub-env in one numpy pass: ``(components (n, k), values (n,))``."""
+        if reports_results(infos, final_infos):
+            pairs = [
+                sub_env_step(
+                    infos,
+                    final_infos if dones[index] else None,
+                    index,
+                    None,
+                    float(env_rewards[index]),
+                    bool(terminated[index]),
+                )
+                for index in range(self.num_envs)
+            ]
+            batch = ResultBatch.from_results(
+                [action for action, _ in pairs],
+                [result for _, result in pairs],
+                self._steps,
+                self._max_steps_array,
+            )
+        else:
+            batch = ResultBatch.generic(env_rewards, terminated, self._steps, self._max_steps_array)
+        scored = self._score_batch(batch)
+        components = np.stack([scored[name] for name in self._names], axis=1)
+        if self._weighted:
+            components *= self._weights
+        low, high = self._policy.value_range
+        values = np.clip(components.sum(axis=1), low, high)
+        if resets is not None:
+            components[resets] = 0.0
+            values[resets] = 0.0
+        return components, values
+
+    def _score_each(
+        self, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
+    ):
+        """Sub-env by sub-env through ``calculate``, hooks in sub-env order (as per-env)."""
+        n = self.num_envs
+        components = np.zeros((n, len(self._names)))
+        free: list[dict[str, float]] | None = None if self._names else [{} for _ in range(n)]
+        values = np.zeros(n)
+        episode_sums = self._sums.copy()
+        episode_totals = np.zeros(n)
+        episode_weights = self._weights.copy()
+        episode_free: dict[int, dict[str, float]] = {}
+        action_list = list(gym.vector.utils.iterate(self.action_space, actions))
+        for index in range(n):
+            if resets is not None and resets[index]:
+                self._start_episode(index)
+                continue
+            action, result = sub_env_step(
+                infos,
+                final_infos if dones[index] else None,
+                index,
+                action_list[index],
+                float(env_rewards[index]),
+                bool(terminated[index]),
+            )
+            context = self._contexts[index]
+            context.step = int(self._steps[index])
+            row, value = score_sub_env(
+                self._policy,
+                self._zeros,
+                self._weights[index],
+                self._final_only_function,
+                context,
+                (action, result),
+                index,
+            )
+            if free is None:
+                components[index] = [row[name] for name in self._names]
+                self._sums[index] += components[index]
+            else:
+                free[index] = row
+                sums = self._free_sums[index]
+                for name, part in row.items():
+                    sums[name] = sums.get(name, 0.0) + part
+            values[index] = value
+            self._totals[index] += value
+            self._steps[index] += 1
+            if dones[index]:
+                episode_sums[index] = self._sums[index]
+                episode_totals[index] = self._totals[index]
+                if free is not None:
+                    episode_free[index] = dict(self._free_sums[index])
+                self._end_episode(index)
+                if starts is not None and starts[index]:
+                    self._start_episode(index)
+        report = EpisodeReport(dones, episode_sums, episode_totals, episode_weights, episode_free)
+        return components if free is None else free, values, report
+
+    def _episode_report(self, dones: np.ndarray) -> EpisodeReport:
+        """The finished sub-envs' sums, totals and weights, read before their next episode."""
+        if not dones.any():
+            return EpisodeReport(dones, self._sums, self._totals, self._weights, {})
+        return EpisodeReport(
+            dones, self._sums.copy(), self._totals.copy(), self._weights.copy(), {}
+        )
+
+    # -- reporting -----------------------------------------------------------------------
+
+    def _raise_non_finite(self, env_rewards: np.ndarray, scored: np.ndarray | None) -> None:
+        bad = ~np.isfinite(env_rewards)
+        if scored is not None:
+            bad &= scored
+        if not bad.any():
+            return  # only reset steps, which are not scored
+        index = int(np.flatnonzero(bad)[0])
+        source = _spec_value(self.env, "id") or type(self.env.unwrapped).__name__
+        raise ValueError(
+            f"Expected a finite reward from the inner env, got {env_rewards[index]} from "
+            f"sub-env {index} at step {int(self._steps[index])} of its episode (0-based); a NaN "
+            f"or infinite reward is a bug in {source} and passing it on would poison training"
+        )
