@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.crawl import PATTERN_TYPES
+from rlm_gym.quality import BASE_PATTERN_TYPES
 
 __all__ = [
     "SIMULATED_PATTERN_TYPES",
@@ -45,23 +45,10 @@ __all__ = [
 ]
 
 # The pattern types the simulator draws sites of, in the order of the observation's one-hot
-# block: seven of the crawl reward's pattern types. The simulator has no item generator,
-# extraction schema or CSS selectors for the crawl reward's other types (job, event, real-estate
-# and business listings), so it cannot draw their sites.
-SIMULATED_PATTERN_TYPES: tuple[str, ...] = (
-    "article_extraction",
-    "contact_info",
-    "price_extraction",
-    "product_list",
-    "review_extraction",
-    "product_with_reviews",
-    "generic_extraction",
-)
-# The simulated crawl's result is scored by ``crawl_reward``: every simulated type must be one
-# of the crawl reward's pattern types.
-_UNSCORED = sorted(set(SIMULATED_PATTERN_TYPES) - set(PATTERN_TYPES))
-if _UNSCORED:
-    raise ImportError(f"Simulated pattern types unknown to the crawl reward: {_UNSCORED}")
+# block: the crawl reward's seven types other than listings. The simulator has no item generator,
+# extraction schema or CSS selectors for the listing types (job, event, real-estate and business
+# listings), so it cannot draw their sites.
+SIMULATED_PATTERN_TYPES: tuple[str, ...] = BASE_PATTERN_TYPES
 
 # Required fields of each type's extraction schema (field names chosen so that the crawl
 # reward's field checks apply: price → number > 0, rating → [0, 5], date → parseable date).
