@@ -264,6 +264,11 @@ def summarise_study(
             "vs_reference_ci95": diff_half,
             "per_seed": [by_run[(name, s)] for s in seeds],
         }
+        task = _task_measures(
+            [by_run[(name, s)] for s in seeds], [by_run[(study.reference, s)] for s in seeds]
+        )
+        if task:
+            variants[name]["task"] = task
         for baseline in ("heuristic", "best_fixed"):
             if baseline in baselines:
                 beat = [score > baselines[baseline]["score"] for score in scores]
@@ -293,6 +298,47 @@ def summarise_study(
         # kept, so the file holds every finished run and a later run merges into it.
         **({"unpaired_runs": unpaired} if unpaired else {}),
     }
+
+
+# What a crawl operator measures (the crawl env's task outcome, ``evaluate``'s summary names).
+TASK_MEASURES: tuple[str, ...] = (
+    "job_done",
+    "valid_items",
+    "requests",
+    "time_ms",
+    "banned",
+    "time_per_valid_item_ms",
+)
+
+
+def _task_measures(
+    runs: Sequence[Mapping[str, Any]], reference: Sequence[Mapping[str, Any]]
+) -> dict[str, dict[str, float | None]]:
+    """Per task measure: the mean over seeds with its 95 % CI and the paired difference to the
+    reference variant (by seed), where every run reports the measure (runs before 0.3 do not).
+
+    Example:
+        >>> runs = [{"job_done": 0.8}, {"job_done": 0.9}]
+        >>> reference = [{"job_done": 0.7}, {"job_done": 0.7}]
+        >>> measure = _task_measures(runs, reference)["job_done"]
+        >>> round(measure["mean"], 2), round(measure["vs_reference"], 2)
+        (0.85, 0.15)
+    """
+    measures: dict[str, dict[str, float | None]] = {}
+    for key in TASK_MEASURES:
+        values = [run.get(key) for run in runs]
+        base = [run.get(key) for run in reference]
+        if not values or None in values or None in base:
+            continue
+        mean, half = _mean_and_ci(values)
+        diff, diff_half = _mean_and_ci([a - b for a, b in zip(values, base, strict=True)])
+        measures[key] = {
+            "mean": mean,
+            "ci95": half,
+            "vs_reference": diff,
+            "vs_reference_ci95": diff_half,
+        }
+    return measures
 
 
 def _jsonable(value: Any) -> Any:
