@@ -45,7 +45,7 @@ from rlm_gym.envs import CRAWL_ENV_ID
 from rlm_gym.training.evaluation import BASELINES, evaluate
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.task_measures import mean_and_ci, paired_task_measures
 from rlm_gym.training.trainer import resume, train
 
 __all__ = ["STUDIES", "Study", "run_study", "summarise_study", "variant_budget"]
@@ -215,12 +215,6 @@ def _baselines(study: Study) -> dict[str, dict[str, Any]]:
     }
 
 
-def _mean_and_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """Mean and 95 % half-width; None where it does not exist (no value; one value's CI)."""
-    mean, half = mean_ci95(values)
-    return (mean if values else None), (half if len(values) > 1 else None)
-
-
 def _scaled(value: float | None, offset: float, scale: float) -> float | None:
     return None if value is None else (value - offset) / scale
 
@@ -249,8 +243,8 @@ def summarise_study(
     variants: dict[str, Any] = {}
     for name in study.variants:
         scores = [by_run[(name, s)]["score"] for s in seeds]
-        mean, half = _mean_and_ci(scores)
-        diff, diff_half = _mean_and_ci([a - b for a, b in zip(scores, reference, strict=True)])
+        mean, half = mean_and_ci(scores)
+        diff, diff_half = mean_and_ci([a - b for a, b in zip(scores, reference, strict=True)])
         variants[name] = {
             "settings": _jsonable(study.variants[name]),
             "total_timesteps": variant_budget(study, name),
@@ -264,7 +258,7 @@ def summarise_study(
             "vs_reference_ci95": diff_half,
             "per_seed": [by_run[(name, s)] for s in seeds],
         }
-        task = _task_measures(
+        task = paired_task_measures(
             [by_run[(name, s)] for s in seeds], [by_run[(study.reference, s)] for s in seeds]
         )
         if task:
@@ -298,47 +292,6 @@ def summarise_study(
         # kept, so the file holds every finished run and a later run merges into it.
         **({"unpaired_runs": unpaired} if unpaired else {}),
     }
-
-
-# What a crawl operator measures (the crawl env's task outcome, ``evaluate``'s summary names).
-TASK_MEASURES: tuple[str, ...] = (
-    "job_done",
-    "valid_items",
-    "requests",
-    "time_ms",
-    "banned",
-    "time_per_valid_item_ms",
-)
-
-
-def _task_measures(
-    runs: Sequence[Mapping[str, Any]], reference: Sequence[Mapping[str, Any]]
-) -> dict[str, dict[str, float | None]]:
-    """Per task measure: the mean over seeds with its 95 % CI and the paired difference to the
-    reference variant (by seed), where every run reports the measure (runs before 0.3 do not).
-
-    Example:
-        >>> runs = [{"job_done": 0.8}, {"job_done": 0.9}]
-        >>> reference = [{"job_done": 0.7}, {"job_done": 0.7}]
-        >>> measure = _task_measures(runs, reference)["job_done"]
-        >>> round(measure["mean"], 2), round(measure["vs_reference"], 2)
-        (0.85, 0.15)
-    """
-    measures: dict[str, dict[str, float | None]] = {}
-    for key in TASK_MEASURES:
-        values = [run.get(key) for run in runs]
-        base = [run.get(key) for run in reference]
-        if not values or None in values or None in base:
-            continue
-        mean, half = _mean_and_ci(values)
-        diff, diff_half = _mean_and_ci([a - b for a, b in zip(values, base, strict=True)])
-        measures[key] = {
-            "mean": mean,
-            "ci95": half,
-            "vs_reference": diff,
-            "vs_reference_ci95": diff_half,
-        }
-    return measures
 
 
 def _jsonable(value: Any) -> Any:
