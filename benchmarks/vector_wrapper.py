@@ -5,9 +5,9 @@ Three measurements, each timed in one process with interleaved repetitions (medi
 * **own time** at 64 and 1,024 sub-envs: the wrapper over a *recorded-steps* vector env that
   replays pre-recorded CartPole obs / rewards / terminations / truncations / infos, minus the
   bare replay, so the inner env's own time drops out (goal ≤ 0.3 µs at 64, ≤ 0.05 µs at 1,024);
-* **in place** over ``SyncVectorEnv`` CartPole ×64: wrapped minus bare (goal ≤ 0.5 µs);
+* **in place** over ``SyncVectorEnv`` CartPole x64: wrapped minus bare (goal ≤ 0.5 µs);
 * **per-env wrapping** for comparison: a ``SyncVectorEnv`` of ``RewardPolicyWrapper``-wrapped
-  CartPoles ×64 minus the bare ``SyncVectorEnv``.
+  CartPoles x64 minus the bare ``SyncVectorEnv``.
 
 The policy is a built-in (``default``) on generic results. Every figure is µs of CPU per
 sub-env step; the ratios are the figure over its goal.
