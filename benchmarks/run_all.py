@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS = (
     ("import_time.py", []),
     ("wrapper_overhead.py", []),
+    ("vector_wrapper.py", []),
     ("crawl_env_throughput.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),

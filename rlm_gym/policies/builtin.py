@@ -14,7 +14,10 @@ component, and these run on every step of every wrapped env.
 Each policy also scores a whole vector step at once: ``score_batch`` reads a
 :class:`~rlm_gym.policies.batch.ResultBatch` (one entry per sub-env) and returns every declared
 component as a float64 array, 0.0 where the component does not apply - the same numbers as
-``score_components``, one numpy pass instead of one call per sub-env.
+``score_components``, one numpy pass instead of one call per sub-env. A policy setting
+``scores_by_success_and_finality`` promises that on generic results (only ``success`` and
+``is_final`` set) its components depend on nothing else, so the vector wrapper scores them from
+a four-row table built with its ``score_batch``.
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ class DefaultRewardPolicy(ConfiguredAdditivePolicy):
     """
 
     name = "default"
+    #: On generic results its components depend only on success and finality (a table).
+    scores_by_success_and_finality = True
     description = "Balanced rewards: moderate success bonus and failure penalty, final bonus."
     formula = "default = base + (success | failure) + error + final + partial, clamped to [-1, 1]"
     component_names = ("base", "success", "failure", "error", "final", "partial")
@@ -144,6 +149,8 @@ class StrictRewardPolicy(ConfiguredAdditivePolicy):
     """
 
     name = "strict"
+    #: On generic results its components depend only on success and finality (a table).
+    scores_by_success_and_finality = True
     description = "Heavy penalties for errors and timeouts; for correctness-critical work."
     formula = "strict = (success | failure) + error + timeout + final, clamped to [-1, 1]"
     component_names = ("success", "failure", "error", "timeout", "final")
@@ -215,6 +222,8 @@ class LenientRewardPolicy(ConfiguredAdditivePolicy):
     """
 
     name = "lenient"
+    #: On generic results its components depend only on success and finality (a table).
+    scores_by_success_and_finality = True
     description = "Forgiving rewards that encourage exploration and attempting answers."
     formula = "lenient = attempt + (success | failure) + progress + final, clamped to [-1, 1]"
     component_names = ("attempt", "success", "failure", "progress", "final")
@@ -434,6 +443,8 @@ class BinaryRewardPolicy(AdditiveRewardPolicy):
     """
 
     name = "binary"
+    #: On generic results its components depend only on success and finality (a table).
+    scores_by_success_and_finality = True
     description = "Sparse 1/0 success on the final action (the pre-multi-dimensional baseline)."
     formula = "binary = success on the final action (1 or 0)"
     float_components = True

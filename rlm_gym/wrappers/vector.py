@@ -25,6 +25,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
+from numpy import count_nonzero
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import (
@@ -50,21 +51,17 @@ from rlm_gym.wrappers.reward_policy import (
 )
 from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import batch_scorer, final_only_calculate
+from rlm_gym.wrappers.vector_each import raise_non_finite, score_each, spec_value
 from rlm_gym.wrappers.vector_infos import EpisodeReport, write_vector_infos
 from rlm_gym.wrappers.vector_results import (
     FINAL_INFO_KEY,
     reports_results,
-    score_sub_env,
     sub_env_step,
 )
 from rlm_gym.wrappers.vector_reward import check_reward_output, reward_box
+from rlm_gym.wrappers.vector_table import GenericTable, hooks_are_cheap, table_policy
 
 __all__ = ["VectorRewardPolicyWrapper"]
-
-
-def _spec_value(env: Any, name: str) -> Any:
-    """``env.spec.<name>`` or None: a vector env not built by Gymnasium may lack either."""
-    return getattr(getattr(env, "spec", None), name, None)
 
 
 class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
@@ -155,24 +152,34 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._autoreset_mode = AutoresetMode(mode)
         first = (getattr(self.env.unwrapped, "envs", None) or [None])[0]
         if task is None:
-            task = _spec_value(self.env, "id") or _spec_value(first, "id") or ""
+            task = spec_value(self.env, "id") or spec_value(first, "id") or ""
         if max_steps is None:
-            max_steps = _spec_value(self.env, "max_episode_steps")
+            max_steps = spec_value(self.env, "max_episode_steps")
             if max_steps is None:
-                max_steps = _spec_value(first, "max_episode_steps")
+                max_steps = spec_value(first, "max_episode_steps")
         self._task = task
         self._max_steps = int(max_steps) if max_steps is not None else DEFAULT_MAX_STEPS
         self._final_only_function = final_only_calculate(self._policy)
         self._score_batch = batch_scorer(self._policy)
+        self._table: GenericTable | None = None
 
         n, k = self.num_envs, len(self._names)
         self._steps = np.zeros(n, dtype=np.int64)
         self._max_steps_array = np.full(n, self._max_steps, dtype=np.int64)
-        self._sums = np.zeros((n, k))
-        self._totals = np.zeros(n)
+        # One block per sub-env row: [episode sums (k) | episode total | weights (k)], so a
+        # step updates, resets and reports them in one numpy call each; the names are views.
+        self._state = np.zeros((n, 2 * k + 1))
+        self._state[:, k + 1 :] = 1.0
+        self._sums = self._state[:, :k]
+        self._totals = self._state[:, k]
+        self._sums_totals = self._state[:, : k + 1]
         self._prev_dones = np.zeros(n, dtype=bool)
         self._all = np.ones(n, dtype=bool)
         self._contexts: list[PolicyContext | None] = [None] * n
+        # Episode count per sub-env (0: not started) and the episode each context belongs to:
+        # on the fast path contexts are built only when asked for (see `vector_table`).
+        self._episode_ids = np.zeros(n, dtype=np.int64)
+        self._context_ids = np.zeros(n, dtype=np.int64)
         # Per-sub-env sums of a policy that declares no names (it may emit any).
         self._free_sums: list[dict[str, float]] = [{} for _ in range(n)]
         self._clock = 0
@@ -182,7 +189,9 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._user_weights: dict[str, float] = {}
         self._fixed = np.ones(k)
         self._scheduled = np.ones((n, k))
-        self._weights = np.ones((n, k))
+        self._weights = self._state[:, k + 1 :]
+        self._uniform: np.ndarray | None = np.ones(k)
+        self._uniform_key: bytes | None = self._uniform.tobytes()
         check_schedule(schedule, self._names, self._policy_name, disable, weights)
         self.set_disabled(disable)
         self.set_weights(weights or {})
@@ -207,7 +216,16 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
     @property
     def contexts(self) -> list[PolicyContext | None]:
         """Each sub-env's running ``PolicyContext`` (None before its first episode)."""
-        return list(self._contexts)
+        contexts: list[PolicyContext | None] = []
+        for index in range(self.num_envs):
+            if not self._episode_ids[index]:
+                contexts.append(None)
+                continue
+            context = self._context(index)
+            if self._score_batch is not None:
+                context.step = int(self._steps[index])
+            contexts.append(context)
+        return contexts
 
     @property
     def weights(self) -> np.ndarray:
@@ -244,8 +262,16 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         fixed = np.array([self._user_weights.get(name, 1.0) for name in self._names])
         fixed[[name in self._disabled for name in self._names]] = 0.0
         self._fixed = fixed
-        self._weights = self._scheduled * fixed
-        self._weighted = bool((self._weights != 1.0).any())
+        np.multiply(self._scheduled, fixed, out=self._weights)
+        self._weights_changed()
+
+    def _weights_changed(self) -> None:
+        """Note whether any weight is not 1 and whether every sub-env has the same row."""
+        weights = self._weights
+        self._weighted = bool((weights != 1.0).any())
+        uniform = len(weights) > 0 and bool((weights == weights[0]).all())
+        self._uniform = weights[0].copy() if uniform else None
+        self._uniform_key = self._uniform.tobytes() if uniform else None
 
     def _scheduled_row(self) -> np.ndarray:
         """The schedule's weights at the clock, in ``component_names`` order (cached)."""
@@ -269,11 +295,44 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         started = self._all if mask is None else np.asarray(mask, dtype=bool)
         self._prev_dones[started] = False
         self._score_batch = batch_scorer(self._policy)
-        for index in np.flatnonzero(started):
-            self._start_episode(int(index))
+        table = table_policy(self._policy, self._score_batch)
+        self._table = GenericTable(self._policy, self._score_batch, self._names) if table else None
+        self._start_episodes(started)
         return obs, infos
 
+    def _start_episodes(self, started: np.ndarray, hooks: tuple[bool, bool] | None = None) -> None:
+        """Start the episodes of the sub-envs in the mask (hooks in sub-env order)."""
+        cheap, reads_config = hooks or hooks_are_cheap(self._policy)
+        if cheap and self._names:
+            # No hook to call per sub-env: reset the arrays with the mask, contexts lazily.
+            self._steps[started] = 0
+            self._sums_totals[started] = 0.0
+            np.add(self._episode_ids, started, out=self._episode_ids)
+            if self._schedule is not None:
+                self._scheduled[started] = self._scheduled_row()
+                self._weights[started] = self._scheduled[started] * self._fixed
+            if reads_config:
+                self._policy.read_config()
+        else:
+            for index in np.flatnonzero(started):
+                self._start_episode(int(index))
+        if self._schedule is not None:
+            self._weights_changed()
+
+    def _context(self, index: int) -> PolicyContext:
+        """Sub-env ``index``'s context for its current episode (built on first use)."""
+        context = self._contexts[index]
+        episode = self._episode_ids[index]
+        if context is None or self._context_ids[index] != episode:
+            context = PolicyContext(
+                self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
+            )
+            self._contexts[index] = context
+            self._context_ids[index] = episode
+        return context
+
     def _start_episode(self, index: int) -> None:
+        """One sub-env's start; the caller updates the weights' summary after a schedule."""
         self._steps[index] = 0
         self._sums[index] = 0.0
         self._totals[index] = 0.0
@@ -282,15 +341,11 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         if self._schedule is not None:
             self._scheduled[index] = self._scheduled_row()
             self._weights[index] = self._scheduled[index] * self._fixed
-            self._weighted = bool((self._weights != 1.0).any())
-        context = PolicyContext(
-            self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
-        )
-        self._contexts[index] = context
-        self._policy.on_episode_start(context)
+        self._episode_ids[index] += 1
+        self._policy.on_episode_start(self._context(index))
 
     def _end_episode(self, index: int) -> None:
-        context = self._contexts[index]
+        context = self._context(index)
         context.step = int(self._steps[index])
         self._policy.on_episode_end(context, float(self._totals[index]))
 
@@ -306,42 +361,40 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         env_rewards = np.asarray(env_rewards, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
         dones = terminated | np.asarray(truncated, dtype=bool)
-        next_step = self._autoreset_mode is AutoresetMode.NEXT_STEP
+        mode = self._autoreset_mode
         # NEXT_STEP: a sub-env done on the previous step is reset now; that step is no
-        # policy step (Gymnasium's `_prev_dones`).
-        resets = self._prev_dones if next_step else None
-        if next_step and resets.any():
+        # policy step (Gymnasium's `_prev_dones`). `count_nonzero` is the cheapest `any`.
+        resets = scored = None
+        if mode is AutoresetMode.NEXT_STEP and count_nonzero(self._prev_dones):
+            resets = self._prev_dones
             scored = ~resets
-            dones = dones & scored
-        else:
-            resets, scored = None, None
-        if not np.isfinite(env_rewards).all():
-            self._raise_non_finite(env_rewards, scored)
+            dones &= scored
+        if count_nonzero(np.isfinite(env_rewards)) != len(env_rewards):
+            raise_non_finite(self.env, env_rewards, scored, self._steps)
+        any_done = bool(count_nonzero(dones))
 
         final_infos = None
-        if self._autoreset_mode is AutoresetMode.SAME_STEP and dones.any():
-            final_infos = infos.get(FINAL_INFO_KEY)
-        starts = dones if self._autoreset_mode is AutoresetMode.SAME_STEP else resets
+        if mode is AutoresetMode.SAME_STEP:
+            starts = dones if any_done else None
+            if any_done:
+                final_infos = infos.get(FINAL_INFO_KEY)
+        else:
+            starts = resets
         if self._score_batch is not None:
             components, values = self._score_batched(
                 actions, env_rewards, terminated, infos, final_infos, dones, resets
             )
             self._steps += 1 if scored is None else scored
-            self._sums += components
-            self._totals += values
-            episode = self._episode_report(dones)
-            events = dones if starts is None else dones | starts
-            if events.any():
-                for index in np.flatnonzero(events):
-                    if dones[index]:
-                        self._end_episode(int(index))
-                    if starts is not None and starts[index]:
-                        self._start_episode(int(index))
+            episode = self._episode_report(dones, any_done)
+            if any_done or starts is not None:
+                self._episode_events(dones, starts)
         else:
-            components, values, episode = self._score_each(
-                actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
+            components, values, episode = score_each(
+                self, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
             )
-        if next_step:
+            if self._schedule is not None and starts is not None:
+                self._weights_changed()
+        if mode is AutoresetMode.NEXT_STEP:
             self._prev_dones = dones
 
         if self._add_env_reward:
@@ -354,6 +407,22 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             infos[f"_{SCALAR_REWARD_KEY}"] = self._all
             rewards = components.astype(np.float32)
         return obs, rewards, terminated, truncated, infos
+
+    def _episode_events(self, dones: np.ndarray, starts: np.ndarray | None) -> None:
+        """End and start the step's episodes: hooks per sub-env, or masks when they are cheap."""
+        cheap, reads_config = hooks_are_cheap(self._policy)
+        if cheap and self._names:
+            if starts is not None:
+                self._start_episodes(starts, (cheap, reads_config))
+            return
+        events = dones if starts is None else dones | starts
+        for index in np.flatnonzero(events):
+            if dones[index]:
+                self._end_episode(int(index))
+            if starts is not None and starts[index]:
+                self._start_episode(int(index))
+        if self._schedule is not None:
+            self._weights_changed()
 
     # -- scoring -------------------------------------------------------------------------
 
@@ -377,6 +446,8 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
                 self._steps,
                 self._max_steps_array,
             )
+        elif self._table is not None:
+            return self._score_from_table(env_rewards, terminated, resets)
         else:
             batch = ResultBatch.generic(env_rewards, terminated, self._steps, self._max_steps_array)
         scored = self._score_batch(batch)
@@ -388,86 +459,37 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         if resets is not None:
             components[resets] = 0.0
             values[resets] = 0.0
+        self._sums += components
+        self._totals += values
         return components, values
 
-    def _score_each(
-        self, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
-    ):
-        """Sub-env by sub-env through ``calculate``, hooks in sub-env order (as per-env)."""
-        n = self.num_envs
-        components = np.zeros((n, len(self._names)))
-        free: list[dict[str, float]] | None = None if self._names else [{} for _ in range(n)]
-        values = np.zeros(n)
-        episode_sums = self._sums.copy()
-        episode_totals = np.zeros(n)
-        episode_weights = self._weights.copy()
-        episode_free: dict[int, dict[str, float]] = {}
-        action_list = list(gym.vector.utils.iterate(self.action_space, actions))
-        for index in range(n):
-            if resets is not None and resets[index]:
-                self._start_episode(index)
-                continue
-            action, result = sub_env_step(
-                infos,
-                final_infos if dones[index] else None,
-                index,
-                action_list[index],
-                float(env_rewards[index]),
-                bool(terminated[index]),
-            )
-            context = self._contexts[index]
-            context.step = int(self._steps[index])
-            row, value = score_sub_env(
-                self._policy,
-                self._zeros,
-                self._weights[index],
-                self._final_only_function,
-                context,
-                (action, result),
-                index,
-            )
-            if free is None:
-                components[index] = [row[name] for name in self._names]
-                self._sums[index] += components[index]
-            else:
-                free[index] = row
-                sums = self._free_sums[index]
-                for name, part in row.items():
-                    sums[name] = sums.get(name, 0.0) + part
-            values[index] = value
-            self._totals[index] += value
-            self._steps[index] += 1
-            if dones[index]:
-                episode_sums[index] = self._sums[index]
-                episode_totals[index] = self._totals[index]
-                if free is not None:
-                    episode_free[index] = dict(self._free_sums[index])
-                self._end_episode(index)
-                if starts is not None and starts[index]:
-                    self._start_episode(index)
-        report = EpisodeReport(dones, episode_sums, episode_totals, episode_weights, episode_free)
-        return components if free is None else free, values, report
+    def _score_from_table(self, env_rewards, terminated, resets):
+        """Generic results of a table policy: row ``success + 2 * final`` of its table (row 4,
+        all zeros, for the reset steps), components and value in one ``(n, k + 1)`` block."""
+        table = self._table
+        table.refresh(self._max_steps, self._uniform_key, self._uniform)
+        code = np.add(terminated, terminated, dtype=np.uint8)
+        code += env_rewards > 0.0
+        if resets is not None:
+            code[resets] = 4
+        k = len(self._names)
+        if table.block is not None:
+            block = table.block.take(code, axis=0)
+        else:
+            block = np.empty((len(code), k + 1))
+            components = block[:, :k]
+            np.multiply(table.rows.take(code, axis=0), self._weights, out=components)
+            low, high = self._policy.value_range
+            np.clip(components.sum(axis=1), low, high, out=block[:, k])
+            if resets is not None:
+                block[resets, k] = 0.0
+        self._sums_totals += block
+        return block[:, :k], block[:, k].copy()
 
-    def _episode_report(self, dones: np.ndarray) -> EpisodeReport:
+    def _episode_report(self, dones: np.ndarray, any_done: bool) -> EpisodeReport:
         """The finished sub-envs' sums, totals and weights, read before their next episode."""
-        if not dones.any():
-            return EpisodeReport(dones, self._sums, self._totals, self._weights, {})
-        return EpisodeReport(
-            dones, self._sums.copy(), self._totals.copy(), self._weights.copy(), {}
-        )
-
-    # -- reporting -----------------------------------------------------------------------
-
-    def _raise_non_finite(self, env_rewards: np.ndarray, scored: np.ndarray | None) -> None:
-        bad = ~np.isfinite(env_rewards)
-        if scored is not None:
-            bad &= scored
-        if not bad.any():
-            return  # only reset steps, which are not scored
-        index = int(np.flatnonzero(bad)[0])
-        source = _spec_value(self.env, "id") or type(self.env.unwrapped).__name__
-        raise ValueError(
-            f"Expected a finite reward from the inner env, got {env_rewards[index]} from "
-            f"sub-env {index} at step {int(self._steps[index])} of its episode (0-based); a NaN "
-            f"or infinite reward is a bug in {source} and passing it on would poison training"
-        )
+        if not any_done:
+            return EpisodeReport(dones, None, None, None, {})
+        k = len(self._names)
+        state = np.where(dones[:, None], self._state, 0.0)
+        return EpisodeReport(dones, state[:, :k], state[:, k], state[:, k + 1 :], {})

@@ -20,11 +20,15 @@ from rlm_gym.policies.info_keys import (
     REWARD_WEIGHTS_KEY,
 )
 
-__all__ = ["EpisodeReport", "columns", "free_columns", "write_vector_infos"]
+__all__ = ["EpisodeReport", "columns", "free_columns", "masked_report", "write_vector_infos"]
 
 
 class EpisodeReport(NamedTuple):
-    """What the step's finished episodes report, read before their next episode starts."""
+    """What the step's finished episodes report, read before their next episode starts.
+
+    When any episode ended, ``sums``, ``totals`` and ``weights`` are new arrays that are 0.0
+    where ``dones`` is False (see :func:`masked_report`).
+    """
 
     dones: np.ndarray
     sums: np.ndarray
@@ -34,9 +38,27 @@ class EpisodeReport(NamedTuple):
     free_sums: dict[int, dict[str, float]]
 
 
+def masked_report(
+    dones: np.ndarray,
+    sums: np.ndarray,
+    totals: np.ndarray,
+    weights: np.ndarray,
+    free_sums: dict[int, dict[str, float]],
+) -> EpisodeReport:
+    """The report of the sub-envs in ``dones``: new arrays, 0.0 at the other sub-envs."""
+    ended = dones[:, None]
+    return EpisodeReport(
+        dones,
+        np.where(ended, sums, 0.0),
+        np.where(dones, totals, 0.0),
+        np.where(ended, weights, 0.0),
+        free_sums,
+    )
+
+
 def columns(names: tuple[str, ...], table: np.ndarray) -> dict[str, np.ndarray]:
     """Name -> column of a ``(num_envs, k)`` table."""
-    return {name: table[:, j] for j, name in enumerate(names)}
+    return dict(zip(names, table.T, strict=True))
 
 
 def free_columns(rows: list[dict[str, float]], n: int) -> dict[str, np.ndarray]:
@@ -70,7 +92,7 @@ def write_vector_infos(
         names: The policy's component names (empty: free-form components).
         components: The step's components, ``(num_envs, k)``, or per-sub-env dicts.
         env_rewards: The inner rewards.
-        episode: The finished episodes' report.
+        episode: The finished episodes' report (masked, see :func:`masked_report`).
         every: An all-True mask of shape ``(num_envs,)``.
     """
     n = len(env_rewards)
@@ -82,14 +104,13 @@ def write_vector_infos(
     infos[ENV_REWARD_KEY] = env_rewards
     infos[f"_{ENV_REWARD_KEY}"] = every
     dones = episode.dones
-    if not dones.any():
+    if not np.count_nonzero(dones):
         return
-    infos[EPISODE_REWARD_KEY] = np.where(dones, episode.totals, 0.0)
+    infos[EPISODE_REWARD_KEY] = episode.totals
     infos[f"_{EPISODE_REWARD_KEY}"] = dones
     if names:
-        ended = dones[:, None]
-        infos[EPISODE_REWARD_COMPONENTS_KEY] = columns(names, np.where(ended, episode.sums, 0.0))
-        infos[REWARD_WEIGHTS_KEY] = columns(names, np.where(ended, episode.weights, 0.0))
+        infos[EPISODE_REWARD_COMPONENTS_KEY] = columns(names, episode.sums)
+        infos[REWARD_WEIGHTS_KEY] = columns(names, episode.weights)
         infos[f"_{REWARD_WEIGHTS_KEY}"] = dones
     else:
         rows = [episode.free_sums.get(index, {}) for index in range(n)]

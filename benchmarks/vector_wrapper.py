@@ -1,0 +1,161 @@
+"""CPU cost of ``VectorRewardPolicyWrapper`` per sub-env step (SPEC §9.1 speed goals).
+
+Three measurements, each timed in one process with interleaved repetitions (medians):
+
+* **own time** at 64 and 1,024 sub-envs: the wrapper over a *recorded-steps* vector env that
+  replays pre-recorded CartPole obs / rewards / terminations / truncations / infos, minus the
+  bare replay, so the inner env's own time drops out (goal ≤ 0.3 µs at 64, ≤ 0.05 µs at 1,024);
+* **in place** over ``SyncVectorEnv`` CartPole x64: wrapped minus bare (goal ≤ 0.5 µs);
+* **per-env wrapping** for comparison: a ``SyncVectorEnv`` of ``RewardPolicyWrapper``-wrapped
+  CartPoles x64 minus the bare ``SyncVectorEnv``.
+
+The policy is a built-in (``default``) on generic results. Every figure is µs of CPU per
+sub-env step; the ratios are the figure over its goal.
+
+Run: ``.venv/bin/python benchmarks/vector_wrapper.py [--steps 200] [--repetitions 21]
+[--policy default] [--no-save]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import clock, interleaved_samples, print_table, save_results
+
+from rlm_gym import RewardPolicyWrapper, VectorRewardPolicyWrapper
+
+GOALS = {"own_64": 0.3, "own_1024": 0.05, "in_place_64": 0.5}
+
+
+class RecordedVectorEnv(VectorEnv):
+    """Replays recorded vector steps (``NEXT_STEP`` autoreset), cycling through them."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, source: VectorEnv, steps: int, seed: int = 0) -> None:
+        self.num_envs = source.num_envs
+        self.single_observation_space = source.single_observation_space
+        self.single_action_space = source.single_action_space
+        self.observation_space = source.observation_space
+        self.action_space = source.action_space
+        self.spec = source.spec
+        self._reset = source.reset(seed=seed)
+        source.action_space.seed(seed)
+        self.actions = [source.action_space.sample() for _ in range(steps)]
+        self._record = [source.step(action) for action in self.actions]
+        self._index = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        self._index = 0
+        obs, infos = self._reset
+        return obs, dict(infos)
+
+    def step(self, actions: Any):
+        obs, rewards, terminated, truncated, infos = self._record[self._index]
+        self._index = (self._index + 1) % len(self._record)
+        return obs, rewards, terminated, truncated, dict(infos)
+
+
+def stepper(env: VectorEnv, actions: list[Any], steps: int):
+    """A closure timing ``steps`` vector steps, in µs of CPU per sub-env step."""
+    env.reset(seed=0)
+    count = len(actions)
+    per = 1e6 / (steps * env.num_envs)
+
+    def run() -> float:
+        step = env.step
+        started = clock()
+        for index in range(steps):
+            step(actions[index % count])
+        return (clock() - started) * per
+
+    return run
+
+
+def cartpoles(n: int) -> SyncVectorEnv:
+    return gym.make_vec("CartPole-v1", num_envs=n, vectorization_mode="sync")
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    variants, recorded = {}, {}
+    for n in (64, 1024):
+        recorded[n] = RecordedVectorEnv(cartpoles(n), steps=200)
+        actions = recorded[n].actions
+        steps = max(1, args.steps * 64 // n)
+        variants[f"replay_{n}"] = stepper(recorded[n], actions, steps)
+        wrapped = VectorRewardPolicyWrapper(RecordedVectorEnv(cartpoles(n), 200), args.policy)
+        variants[f"wrapped_replay_{n}"] = stepper(wrapped, actions, steps)
+    actions = recorded[64].actions
+    variants["sync_64"] = stepper(cartpoles(64), actions, args.steps)
+    variants["wrapped_sync_64"] = stepper(
+        VectorRewardPolicyWrapper(cartpoles(64), args.policy), actions, args.steps
+    )
+    per_env = SyncVectorEnv(
+        [lambda: RewardPolicyWrapper(gym.make("CartPole-v1"), args.policy)] * 64
+    )
+    variants["per_env_sync_64"] = stepper(per_env, actions, args.steps)
+    samples = interleaved_samples(variants, args.repetitions)
+
+    def added(name: str, base: str) -> float:
+        pairs = zip(samples[name], samples[base], strict=True)
+        return statistics.median(a - b for a, b in pairs)
+
+    return {
+        "policy": args.policy,
+        "medians_us": {name: statistics.median(values) for name, values in samples.items()},
+        "own_64": added("wrapped_replay_64", "replay_64"),
+        "own_1024": added("wrapped_replay_1024", "replay_1024"),
+        "in_place_64": added("wrapped_sync_64", "sync_64"),
+        "per_env_64": added("per_env_sync_64", "sync_64"),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=200, help="vector steps per repetition at 64")
+    parser.add_argument("--repetitions", type=int, default=21)
+    parser.add_argument("--policy", default="default")
+    parser.add_argument("--no-save", action="store_true", help="print only")
+    args = parser.parse_args(argv)
+    np.random.seed(0)
+    payload = measure(args)
+    rows = []
+    for name in ("own_64", "own_1024", "in_place_64", "per_env_64"):
+        goal = GOALS.get(name)
+        ratio = None if goal is None else payload[name] / goal
+        payload[f"{name}_vs_goal"] = ratio
+        rows.append(
+            [
+                name,
+                f"{payload[name]:.3f}",
+                "" if goal is None else f"{goal:.2f}",
+                "" if ratio is None else f"{ratio:.2f}x",
+            ]
+        )
+    payload["per_env_vs_in_place"] = payload["per_env_64"] / max(payload["in_place_64"], 1e-9)
+    print(
+        f"VectorRewardPolicyWrapper ({args.policy}), µs of CPU added per sub-env step, "
+        f"medians of {args.repetitions} interleaved paired repetitions"
+    )
+    print_table(["measure", "us/sub-env step", "goal", "vs goal"], rows)
+    bare = payload["medians_us"]
+    print(
+        f"bare SyncVectorEnv CartPole x64: {bare['sync_64']:.3f} µs/sub-env step; "
+        f"per-env wrapping adds {payload['per_env_vs_in_place']:.1f}x the vector wrapper's cost"
+    )
+    if not args.no_save:
+        save_results("vector_wrapper", payload)
+    return payload
+
+
+if __name__ == "__main__":
+    main()
