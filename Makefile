@@ -11,7 +11,8 @@ CLIENTS_PY := $(VENV_CLIENTS)/bin/python
 CLIENTS_PIP := $(CLIENTS_PY) -m pip install --quiet --disable-pip-version-check
 # The RL libraries tests/clients runs against, at the versions measured to install beside
 # torch 2.13.0 (ray[rllib] 2.60 pins gymnasium==1.2.2, which the project's >=1.0 accepts).
-CLIENT_LIBS := stable-baselines3==2.9.2 rl_zoo3==2.9.2 "ray[rllib]==2.60.0" torchrl==0.14.1 pytest
+CLIENT_LIBS := stable-baselines3==2.9.2 rl_zoo3==2.9.2 "ray[rllib]==2.60.0" torchrl==0.14.1 \
+	envpool==1.2.5 mo-gymnasium==1.3.2 pytest
 
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
@@ -72,7 +73,8 @@ $(VENV_CLIENTS)/.installed: pyproject.toml | $(CLIENTS_PY)
 	$(CLIENTS_PIP) -c $(VENV_CLIENTS)/constraints.txt -e . $(CLIENT_LIBS)
 	touch $@
 
-# SB3, rl-zoo3, CleanRL's ppo.py idiom, RLlib and TorchRL each train on rlm_gym/Crawl-v1.
+# SB3, rl-zoo3, CleanRL's ppo.py idiom, RLlib and TorchRL each train on rlm_gym/Crawl-v1;
+# EnvPool and MO-Gymnasium run through the vector wrapper and the vector reward.
 test-clients: $(VENV_CLIENTS)/.installed
 	$(CLIENTS_PY) -m pytest -q tests/clients
 

@@ -35,6 +35,11 @@ def __getattr__(name: str) -> Any:
         from rlm_gym.crawl.store import KnowledgeStore
 
         return KnowledgeStore
+    if name == "VecRewardPolicyWrapper":
+        # The SB3 vector wrapper (`train` extra) loads on first access: SB3 stays unimported.
+        from rlm_gym.wrappers.vec_sb3 import VecRewardPolicyWrapper
+
+        return VecRewardPolicyWrapper
     if name == "__version__":
         # One version, the installed package's: read on first access (importlib.metadata
         # costs more import time than the rest of the core needs).
