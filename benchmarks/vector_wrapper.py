@@ -1,4 +1,4 @@
-"""CPU cost of ``VectorRewardPolicyWrapper`` per sub-env step (SPEC §9.1 speed goals).
+"""CPU cost of ``VectorRewardPolicyWrapper`` per sub-env step, against its speed goals.
 
 Three measurements, each timed in one process with interleaved repetitions (medians):
 

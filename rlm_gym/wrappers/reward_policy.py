@@ -100,10 +100,10 @@ class RewardPolicyWrapper(
         reward_mode: ``"replace"`` returns the policy's value; ``"add"`` the env's reward plus it.
         schedule: A :class:`~rlm_gym.wrappers.WeightSchedule` of component weights, read at
             each reset with the clock of this env's own steps, or as set by
-            :meth:`set_schedule_step` (SPEC §9.2); every episode's last step reports
+            :meth:`set_schedule_step`; every episode's last step reports
             ``info["reward_weights"]``.
         reward_output: ``"scalar"``, or ``"vector"``: the weighted components as a float32
-            array with a ``reward_space`` (SPEC §9.3; ``info["scalar_reward"]`` keeps the
+            array with a ``reward_space`` (``info["scalar_reward"]`` keeps the
             scalar).
         task: ``PolicyContext.task`` (default: the env's spec id).
         max_steps: ``PolicyContext.max_steps`` (default: the spec's ``max_episode_steps``, else 10).
@@ -321,7 +321,7 @@ class RewardPolicyWrapper(
         """Reset the env and start a fresh policy episode (``on_episode_start``)."""
         obs, info = self.env.reset(seed=seed, options=options)
         if self._schedule is not None:
-            # The weights an episode is scored with are fixed here (SPEC §9.2).
+            # The weights an episode is scored with are fixed here.
             self._clock = self.schedule_step
             self._scheduled = self._schedule.weights_at(self._clock)
             self._rebuild_weights()

@@ -7,7 +7,7 @@ SB3 vector env: SB3 vector envs reset a finished sub-env inside ``step`` (the re
 the episode's last; its observation is ``info["terminal_observation"]``), which is Gymnasium's
 ``SAME_STEP`` autoreset, so a sub-env's next episode starts right after its done. Built-in
 policies score a whole step in one numpy pass, other policies per sub-env; the numbers are those
-of :class:`~rlm_gym.wrappers.RewardPolicyWrapper` applied to each sub-env (SPEC §9.1), and each
+of :class:`~rlm_gym.wrappers.RewardPolicyWrapper` applied to each sub-env, and each
 sub-env's info dict gets the keys that wrapper writes.
 
 Example - shape an SB3 vector CartPole with the lenient policy:

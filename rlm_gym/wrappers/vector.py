@@ -5,7 +5,7 @@ sums, totals, weights), as Gymnasium's vector wrappers keep theirs; the autorese
 once from ``env.metadata``. A built-in policy scores a whole step in one numpy pass
 (``score_batch`` over a :class:`~rlm_gym.policies.batch.ResultBatch`); any other policy is
 scored per sub-env with its own ``PolicyContext``. Both give the numbers of
-:class:`~rlm_gym.wrappers.RewardPolicyWrapper` applied to each sub-env (SPEC §9.1).
+:class:`~rlm_gym.wrappers.RewardPolicyWrapper` applied to each sub-env.
 
 Example - shape a vector CartPole with the lenient policy:
     >>> import gymnasium as gym
@@ -93,10 +93,10 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         reward_mode: ``"replace"`` returns the policy's values; ``"add"`` the env's rewards
             plus them.
         schedule: A :class:`~rlm_gym.wrappers.WeightSchedule`, read at each sub-env's episode
-            start with the clock ``num_envs`` x ``step()`` calls (SPEC §9.2).
+            start with the clock ``num_envs`` x ``step()`` calls.
         reward_output: ``"scalar"``, or ``"vector"``: the weighted components as a float32
-            ``(num_envs, k)`` array, with ``reward_space`` / ``single_reward_space`` (SPEC
-            §9.3; ``infos["scalar_reward"]`` keeps the scalars).
+            ``(num_envs, k)`` array, with ``reward_space`` / ``single_reward_space``
+            (``infos["scalar_reward"]`` keeps the scalars).
         task: ``PolicyContext.task`` (default: the env's spec id, else the first sub-env's).
         max_steps: ``PolicyContext.max_steps`` (default: the vector env's spec, else the
             first sub-env's, else 10).

@@ -3,7 +3,7 @@
 Each sub-env is scored through the policy's ``calculate`` with its own ``PolicyContext`` and
 history, and its hooks run in sub-env order, exactly as
 :class:`~rlm_gym.wrappers.RewardPolicyWrapper` scores one env: slower than the batched path,
-same numbers (SPEC §9.1).
+same numbers.
 """
 
 from __future__ import annotations
@@ -79,8 +79,16 @@ def score_each(
 
 
 def spec_value(env: Any, name: str) -> Any:
-    """``env.spec.<name>`` or None: a vector env not built by Gymnasium may lack either."""
-    return getattr(getattr(env, "spec", None), name, None)
+    """``env.spec.<name>`` or None: a vector env not built by Gymnasium may lack either.
+
+    EnvPool's spec keeps its settings (``max_episode_steps`` among them) under
+    ``spec.config``: read there when the spec itself has no such attribute.
+    """
+    spec = getattr(env, "spec", None)
+    value = getattr(spec, name, None)
+    if value is None:
+        value = getattr(getattr(spec, "config", None), name, None)
+    return value
 
 
 def raise_non_finite(

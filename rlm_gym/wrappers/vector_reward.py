@@ -1,4 +1,4 @@
-"""Vector reward output (SPEC §9.3): the weighted components as the reward, with its space.
+"""Vector reward output: the weighted components as the reward, with its space.
 
 With ``reward_output="vector"`` a wrapper returns the components in ``component_names`` order
 as a float32 array (disabled ones 0.0) and declares a ``reward_space`` Box whose bounds are the

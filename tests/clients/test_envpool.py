@@ -1,8 +1,9 @@
 """EnvPool's Gymnasium vector envs take ``VectorRewardPolicyWrapper`` as they are (docs/clients.md).
 
 ``envpool.make(..., env_type="gymnasium")`` is a Gymnasium ``VectorEnv`` in ``NEXT_STEP``
-autoreset mode, not built by Gymnasium: its ``spec`` has no ``id`` (SPEC §9.3). The step that
-resets a finished sub-env is no policy step, so it is scored 0.0 (SPEC §9.1).
+autoreset mode, not built by Gymnasium: its ``spec`` has no ``id`` and keeps
+``max_episode_steps`` under ``spec.config``. The step that resets a finished sub-env is no
+policy step, so it is scored 0.0.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def test_envpool_cartpole_is_shaped_and_its_reset_steps_score_zero():
     assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     envs.reset()
     assert all(context.task == "" for context in envs.contexts)
+    # CartPole's step limit, read from EnvPool's spec.config (not the default of 10).
+    assert all(context.max_steps == 500 for context in envs.contexts)
     rng = np.random.default_rng(0)
     previous_dones = np.zeros(N, dtype=bool)
     totals = np.zeros(N)

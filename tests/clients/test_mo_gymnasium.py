@@ -2,7 +2,7 @@
 
 ``LinearReward`` scalarises the reward vector with a weight and ``MORecordEpisodeStatistics``
 sums it per episode; both read ``env.unwrapped.reward_space``, which the per-env wrapper sets on
-the base env (SPEC §9.3).
+the base env.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def test_vec_wrapper_equals_per_env_wrapping_in_a_dummy_vec_env(scenario):
     assert (vector.reset() == reference.reset()).all()
     for actions in scenario["actions"]:
         actions = np.array(actions)
-        # The per-env clocks are told the vector clock after this step (SPEC §9.2); a
+        # The per-env clocks are told the vector clock after this step; a
         # sub-env resets after its own step, which counts one more (SB3 resets in step).
         reference.env_method("set_schedule_step", vector.schedule_step + scenario["n"] - 1)
         ref_obs, ref_rewards, ref_dones, ref_infos = reference.step(actions)

@@ -256,7 +256,7 @@ def _check_parity(scenario: dict, plain: bool) -> None:
     vector.reset(seed=0)
     for actions in scenario["actions"]:
         actions = np.array(actions)
-        # The per-env clocks are told the vector clock after this step (SPEC §9.2); in
+        # The per-env clocks are told the vector clock after this step; in
         # SAME_STEP a sub-env resets after its own step, which counts one more.
         same_step = scenario["mode"] is AutoresetMode.SAME_STEP
         reference.call("set_schedule_step", vector.schedule_step + scenario["n"] - same_step)

@@ -1,4 +1,4 @@
-"""Vector reward output (SPEC §9.3) on both wrappers; ``component_bounds`` of the built-ins."""
+"""Vector reward output on both wrappers; ``component_bounds`` of the built-ins."""
 
 from __future__ import annotations
 
