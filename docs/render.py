@@ -35,6 +35,7 @@ from real_data_blocks import (
     real_data_figures,
     real_data_groups,
 )
+from vector_blocks import vector_wrapper
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -475,6 +476,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_table": demo_table,
     "ablation_study": ablation_study,
     "ablation_verdict": ablation_verdict,
+    "vector_wrapper": vector_wrapper,
 }
 
 

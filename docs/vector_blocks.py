@@ -1,0 +1,46 @@
+"""The vector-wrapper block of ``docs/performance.md`` (rendered by ``docs/render.py``), from the
+``vector_wrapper`` section of ``benchmarks/results.json`` (``benchmarks/vector_wrapper.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks" / "results.json"
+
+# The speed goals of the vector wrapper, µs of CPU per sub-env step.
+GOALS = {"own_64": 0.3, "own_1024": 0.05, "in_place_64": 0.5}
+
+
+def vector_wrapper() -> str:
+    """The vector wrapper's own cost and its cost in place, against the goals."""
+    section = json.loads(BENCHMARKS.read_text(encoding="utf-8"))["vector_wrapper"]
+    medians = section["medians_us"]
+    policy = section["policy"]
+    rows = [
+        (
+            f"`VectorRewardPolicyWrapper(envs, {policy!r})`'s own CPU per sub-env step, "
+            "64 sub-envs (recorded inner steps)",
+            f"**{section['own_64']:.2f} µs**",
+            f"≤ {GOALS['own_64']} µs",
+        ),
+        (
+            "the same, 1,024 sub-envs",
+            f"**{section['own_1024']:.3f} µs**",
+            f"≤ {GOALS['own_1024']} µs",
+        ),
+        (
+            "added in place over `SyncVectorEnv` of CartPole-v1 x 64 "
+            f"(bare {medians['sync_64']:.2f} µs per sub-env step)",
+            f"**+{section['in_place_64']:.2f} µs**",
+            f"≤ +{GOALS['in_place_64']} µs",
+        ),
+        (
+            "per-env `RewardPolicyWrapper` inside that `SyncVectorEnv`, for comparison",
+            f"+{section['per_env_64']:.2f} µs",
+            "informative",
+        ),
+    ]
+    lines = ["| what | measured | goal |", "|---|---|---|"]
+    lines += [f"| {what} | {measured} | {goal} |" for what, measured, goal in rows]
+    return "\n".join(lines) + "\n"
