@@ -57,18 +57,52 @@ the study measured recipes on the crawl env only, and ``train`` serves every env
 RUN_FLAGS: tuple[str, ...] = (
     "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
     "hyperparams", "env_kwarg", "shaping", "vec_env", "log_dir", "algo", "checkpoint_freq",
-    "eval_freq", "eval_episodes",
+    "eval_freq", "eval_episodes", "reward_schedule", "reward_schedule_interpolation",
 )  # fmt: skip
 """``train`` flags that define a run; ``--resume`` takes them from the run's config.json instead."""
 
 
-def _check_policy(policy: str, disable: Sequence[str], weights: dict[str, Any]) -> None:
+def _check_policy(
+    policy: str, disable: Sequence[str], weights: dict[str, Any], schedule: Any = None
+) -> None:
     from rlm_gym.policies import PolicyRegistry
 
     names = PolicyRegistry.get_reward_class(policy).component_names
     for name in (*disable, *weights):
         if name not in names:
             raise unknown_name_error("component", name, names, f"of policy '{policy}'")
+    if schedule is not None:
+        source, schedule = schedule
+        try:
+            schedule.check_components(names, disable, weights, f" of policy '{policy}'")
+        except ValueError as error:
+            raise ValueError(f"{source}: {error}") from None
+
+
+def _reward_schedule(args: argparse.Namespace, from_file: Any) -> tuple[str, Any] | None:
+    """``(source, WeightSchedule)`` of ``--reward-schedule`` (which wins over the
+    ``--hyperparams`` file's ``reward_schedule:``), or None.
+    ``--reward-schedule-interpolation`` applies to either."""
+    from rlm_gym.wrappers.schedule import WeightSchedule
+
+    interpolation = args.reward_schedule_interpolation
+    if args.reward_schedule is not None:
+        try:
+            schedule = WeightSchedule.from_text(args.reward_schedule, interpolation or "linear")
+        except ValueError as error:
+            raise ValueError(f"`--reward-schedule`: {error}") from None
+        return "`--reward-schedule`", schedule
+    if from_file is None:
+        if interpolation is not None:
+            raise ValueError(
+                "`--reward-schedule-interpolation` applies to a schedule: give "
+                "--reward-schedule NAME=STEP:WEIGHT,... or reward_schedule: in the "
+                "--hyperparams file"
+            )
+        return None
+    if interpolation is not None:
+        from_file = WeightSchedule(from_file.breakpoints, interpolation)
+    return f"`reward_schedule` in {args.hyperparams}", from_file
 
 
 def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -85,6 +119,7 @@ def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
         except (ValueError, TypeError) as error:
             raise type(error)(f"`--hyperparams`: {error}") from None
         hyperparams.update(zoo["hyperparams"])
+        settings["reward_schedule"] = zoo["reward_schedule"]
         if settings["timesteps"] is None:
             settings["timesteps"] = zoo["total_timesteps"]
         if settings["n_envs"] is None:
@@ -96,6 +131,7 @@ def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
         if settings[key] is None:
             settings[key] = default
     settings["hyperparams"] = hyperparams
+    settings["reward_schedule"] = _reward_schedule(args, settings.get("reward_schedule"))
     return settings
 
 
@@ -110,7 +146,7 @@ def _run_train(args: argparse.Namespace) -> int:
     settings = _train_settings(args)
     disable = split_names(args.disable)
     weights = parse_weights(args.weight)
-    _check_policy(settings["policy"], disable, weights)
+    _check_policy(settings["policy"], disable, weights, settings["reward_schedule"])
     from rlm_gym.training import default_run_name
 
     name = default_run_name(settings["policy"], settings["seed"], disable, weights, settings["env"])
@@ -147,12 +183,14 @@ def _train(
 ) -> Any:
     from rlm_gym.training import crawl_potential, train
 
+    schedule = settings["reward_schedule"]
     return train(
         settings["env"],
         settings["policy"],
         config=parse_assignments(args.config, "--config") or None,
         disable=disable,
         weights=weights or None,
+        reward_schedule=schedule[1] if schedule is not None else None,
         total_timesteps=settings["timesteps"],
         n_envs=settings["n_envs"],
         seed=settings["seed"],
@@ -236,6 +274,19 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument(
         "--weight", action="append", metavar="NAME=NUMBER", help="a component's weight"
+    )
+    train.add_argument(
+        "--reward-schedule",
+        default=None,
+        metavar="NAME=STEP:WEIGHT,...",
+        help="component weights over the training step, e.g. 'efficiency=0:0,200000:1' "
+        "(';' between components; wins over reward_schedule: in --hyperparams)",
+    )
+    train.add_argument(
+        "--reward-schedule-interpolation",
+        choices=("linear", "step"),
+        default=None,
+        help="between breakpoints (default linear)",
     )
     train.add_argument("--config", action="append", metavar="KEY=VALUE", help="policy config")
     train.add_argument("--timesteps", type=positive_int, default=None, help="default 300000")

@@ -16,7 +16,7 @@ from typing import Any
 import gymnasium as gym
 
 from rlm_gym.policies import RewardPolicy
-from rlm_gym.wrappers import RewardPolicyWrapper
+from rlm_gym.wrappers import RewardPolicyWrapper, WeightSchedule
 
 __all__ = ["PROBE_STEPS", "check_policy_fits", "crawl_potential", "make_bare_env", "make_env"]
 
@@ -63,8 +63,14 @@ def make_env(
     env_kwargs: Mapping[str, Any] | None = None,
     shaping: str | Callable[[gym.Env], float] | None = None,
     shaping_gamma: float = 0.99,
+    schedule: WeightSchedule | None = None,
+    schedule_step: int = 0,
 ) -> gym.Env:
     """One training env: ``gym.make`` + ``RewardPolicyWrapper`` (+ potential shaping).
+
+    With a ``schedule`` the wrapper's clock starts at ``schedule_step`` (a resumed run's
+    steps done), so the first episodes are scored with the weights of that step;
+    ``RewardScheduleCallback`` then sets it to ``num_timesteps`` at every rollout start.
 
     Example:
         >>> env = make_env("CartPole-v1", "lenient")
@@ -78,7 +84,10 @@ def make_env(
         config=dict(config) if config is not None else None,
         disable=tuple(disable),
         weights=dict(weights) if weights is not None else None,
+        schedule=schedule,
     )
+    if schedule is not None and schedule_step:
+        env.set_schedule_step(schedule_step)
     if shaping is not None:
         from rlm_gym.wrappers.shaping import PotentialShapingWrapper
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
+from rlm_gym.wrappers.schedule import WeightSchedule
 
 __all__ = [
     "HYPERPARAM_KINDS",
@@ -220,6 +221,28 @@ def parse_policy_kwargs(value: Any) -> dict[str, Any]:
     return parsed
 
 
+_SCHEDULE_FORMS = (
+    "{interpolation: linear | step, breakpoints: {name: [[step, weight], ...]}} "
+    "or text 'name=step:weight,step:weight[;name=...]'"
+)
+
+
+def _zoo_schedule(value: Any, where: str) -> WeightSchedule | None:
+    """``reward_schedule:`` of a YAML section: None, a ``to_dict()`` mapping or the text form."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, Mapping)):
+        raise ValueError(
+            f"Expected `reward_schedule` in {where} as {_SCHEDULE_FORMS}, got {value!r}"
+        )
+    try:
+        if isinstance(value, str):
+            return WeightSchedule.from_text(value)
+        return WeightSchedule.from_dict(value)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"`reward_schedule` in {where}: {error}") from None
+
+
 def load_zoo_hyperparams(path: str | Path, env_id: str, algo: str = "ppo") -> dict[str, Any]:
     """Read rl-zoo3's YAML layout: the section of ``env_id``, else the ``default`` section.
 
@@ -229,7 +252,9 @@ def load_zoo_hyperparams(path: str | Path, env_id: str, algo: str = "ppo") -> di
         algo: The algorithm, to check its keyword arguments.
 
     Returns:
-        ``{"total_timesteps": int | None, "n_envs": int | None, "hyperparams": {...}}``.
+        ``{"total_timesteps": int | None, "n_envs": int | None, "hyperparams": {...},
+        "reward_schedule": WeightSchedule | None}``. ``reward_schedule:`` (rlm-gym's own key)
+        is a ``WeightSchedule.to_dict()`` mapping or the ``--reward-schedule`` text form.
 
     Raises:
         FileNotFoundError: No such file.
@@ -274,6 +299,7 @@ def load_zoo_hyperparams(path: str | Path, env_id: str, algo: str = "ppo") -> di
                     f"Expected `{zoo_key}` in {where} to be a positive whole number, got {value!r}"
                 )
             result[target] = int(value)
+    result["reward_schedule"] = _zoo_schedule(section.pop("reward_schedule", None), where)
     policy = section.pop("policy", ZOO_POLICY)
     if policy != ZOO_POLICY:
         raise ValueError(f"Expected `policy` in {where} to be '{ZOO_POLICY}', got {policy!r}")

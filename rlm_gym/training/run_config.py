@@ -22,6 +22,7 @@ from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import RewardPolicy
 from rlm_gym.training.hyperparams import check_hyperparams, parse_policy_kwargs
 from rlm_gym.training.models import ALGORITHMS
+from rlm_gym.wrappers.schedule import WeightSchedule
 
 __all__ = [
     "DEFAULT_CHECKPOINT_FREQ",
@@ -80,6 +81,10 @@ class RunConfig:
         config: Policy config overrides.
         disable: Components to switch off.
         weights: Component multipliers.
+        reward_schedule: A ``WeightSchedule`` of component weights over the training step
+            (or its ``to_dict()`` form); checked against the policy's components, none also
+            in ``disable`` or ``weights``. ``train`` installs ``RewardScheduleCallback`` so
+            the schedule's clock follows ``num_timesteps`` (also after ``resume``).
         total_timesteps: Env steps to train for (over all envs), > 0.
         n_envs: Parallel envs, > 0.
         seed: Seeds the model and the envs (env ``i`` gets ``seed + i``).
@@ -131,6 +136,7 @@ class RunConfig:
     config: Mapping[str, Any] | None = None
     disable: Iterable[str] = ()
     weights: Mapping[str, float] | None = None
+    reward_schedule: WeightSchedule | None = None
     total_timesteps: int = 50_000
     n_envs: int = 4
     seed: int = 0
@@ -164,8 +170,12 @@ class RunConfig:
         if "policy_kwargs" in overrides:
             overrides["policy_kwargs"] = parse_policy_kwargs(overrides["policy_kwargs"])
         check_hyperparams(overrides, self.algo or "ppo", source="hyperparams")
+        schedule = _checked_schedule(
+            self.reward_schedule, self.policy, tuple(self.disable), self.weights
+        )
         # Frozen: the normalised values are set once, here.
         normalised = {
+            "reward_schedule": schedule,
             "hyperparams": _jsonable(
                 _resolve_hyperparams(overrides, self.total_timesteps, self.n_envs)
             ),
@@ -189,13 +199,14 @@ class RunConfig:
 
     def to_json(self) -> dict[str, Any]:
         """The settings as ``config.json`` records them (the display settings ``log_dir``,
-        ``progress_bar`` and ``verbose`` are not part of a run's record).
+        ``progress_bar`` and ``verbose`` are not part of a run's record; ``reward_schedule``,
+        as ``WeightSchedule.to_dict()``, only when there is one).
 
         Example:
             >>> RunConfig("CartPole-v1", "lenient", algo="ppo").to_json()["algo"]
             'ppo'
         """
-        return _jsonable(
+        record = _jsonable(
             {
                 "env_id": self.env_id,
                 "policy": self.policy_name,
@@ -219,6 +230,10 @@ class RunConfig:
                 "eval_seed": int(self.eval_seed),
             }
         )
+        if self.reward_schedule is not None:
+            # Only when given: a run without one writes what runs before schedules wrote.
+            record["reward_schedule"] = self.reward_schedule.to_dict()
+        return record
 
     @classmethod
     def from_json(
@@ -245,6 +260,7 @@ class RunConfig:
             config=record.get("config") or None,
             disable=tuple(record.get("disable") or ()),
             weights=record.get("weights") or None,
+            reward_schedule=_schedule_from_json(record.get("reward_schedule")),
             total_timesteps=int(record["total_timesteps"]),
             n_envs=int(record["n_envs"]),
             seed=int(record["seed"]),
@@ -263,6 +279,36 @@ class RunConfig:
             n_eval_episodes=int(record.get("n_eval_episodes", 0)),
             eval_seed=int(record.get("eval_seed", DEFAULT_EVAL_SEED)),
         )
+
+
+def _checked_schedule(
+    schedule: Any,
+    policy: str | RewardPolicy,
+    disable: tuple[str, ...],
+    weights: Mapping[str, float] | None,
+) -> WeightSchedule | None:
+    """``reward_schedule`` as a ``WeightSchedule`` (a ``to_dict()`` form is read), checked
+    against the policy's components, ``disable`` and ``weights``."""
+    if schedule is None:
+        return None
+    if isinstance(schedule, Mapping):
+        schedule = WeightSchedule.from_dict(schedule)
+    if not isinstance(schedule, WeightSchedule):
+        raise TypeError(
+            "Expected `reward_schedule` to be a WeightSchedule (or its to_dict() form), "
+            f"got {type(schedule).__name__} {schedule!r}"
+        )
+    from rlm_gym.policies import PolicyRegistry
+    from rlm_gym.wrappers.ablation import check_schedule
+
+    policy_cls = PolicyRegistry.get_reward_class(policy) if isinstance(policy, str) else policy
+    name = policy if isinstance(policy, str) else type(policy).__name__
+    check_schedule(schedule, tuple(policy_cls.component_names), name, disable, weights)
+    return schedule
+
+
+def _schedule_from_json(data: Mapping[str, Any] | None) -> WeightSchedule | None:
+    return WeightSchedule.from_dict(data) if data else None
 
 
 def _check_positive(name: str, value: Any) -> int:

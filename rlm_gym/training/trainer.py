@@ -197,7 +197,7 @@ def resume(run_dir: str | Path, *, progress_bar: bool = True, verbose: int = 0) 
             (run_dir / BEST_MODEL_FILE).unlink()
         record["best"] = None
     record["timesteps_done"] = done
-    factory = _env_factory(config)
+    factory = _env_factory(config, done)
     return _learn(config, run_dir, record, factory, model, episodes, evaluations)
 
 
@@ -218,8 +218,9 @@ def _check_resumable(run_dir: Path, record: Mapping[str, Any]) -> None:
         )
 
 
-def _env_factory(config: RunConfig) -> Callable[[], gym.Env]:
-    """The run's training env as a picklable factory (one call per vectorised env)."""
+def _env_factory(config: RunConfig, done: int = 0) -> Callable[[], gym.Env]:
+    """The run's training env as a picklable factory (one call per vectorised env); a
+    schedule's clock starts at ``done``, the steps already trained."""
     return partial(
         make_env,
         config.env_id,
@@ -230,6 +231,8 @@ def _env_factory(config: RunConfig) -> Callable[[], gym.Env]:
         config.env_kwargs,
         config.shaping,
         config.shaping_gamma,
+        config.reward_schedule,
+        done,
     )
 
 
@@ -309,6 +312,10 @@ def _learn(
                 start=done,
             )
         callbacks = [components, *progress, *([run_callback] if run_callback else [])]
+        if config.reward_schedule is not None:
+            from rlm_gym.training.schedule_callback import RewardScheduleCallback
+
+            callbacks.insert(0, RewardScheduleCallback(config.reward_schedule))
         try:
             if total > done:
                 with warnings.catch_warnings():

@@ -84,6 +84,25 @@ NO_TRAINING = [
     (["trian"], "invalid choice: 'trian'"),
     (["policies", "--format", "xml"], "invalid choice: 'xml'"),
     (["train", "--algo", "ppo2"], "Did you mean 'ppo'?"),
+    # reward schedules: the flag named once, with what it accepts
+    (
+        ["train", "--reward-schedule", "efficiency"],
+        "`--reward-schedule`: Expected a schedule as 'name=step:weight,step:weight'",
+    ),
+    (
+        ["train", "--reward-schedule", "efficiency=0:x"],
+        "`--reward-schedule`: Expected the breakpoints of `efficiency` as 'step:weight'",
+    ),
+    (
+        ["train", "--reward-schedule", "efficiency=9:0,3:1"],
+        "`--reward-schedule`: Expected the steps of `efficiency` to be strictly increasing",
+    ),
+    (
+        ["train", "--env", "CartPole-v1", "--policy", "lenient", "--reward-schedule", "sucess=0:1"],
+        "`--reward-schedule`: Unknown scheduled component 'sucess' of policy 'lenient'. Did you",
+    ),
+    (["train", "--reward-schedule-interpolation", "step"], "`--reward-schedule-interpolation`"),
+    (["train", "--reward-schedule-interpolation", "cubic"], "invalid choice: 'cubic'"),
     # missing files
     (["evaluate", "runs/no/such/run"], "No such model file or run directory: runs/no/such/run"),
     (["train", "--hyperparams", "no_such.yml"], "No such hyper-parameter file: no_such.yml"),
@@ -166,6 +185,12 @@ def test_resume_refuses_run_flags(capsys, empty_dir):
     _assert_one_line_error(capsys, argv, "drop --policy, --timesteps")
 
 
+def test_resume_refuses_a_reward_schedule_flag(capsys, empty_dir):
+    pytest.importorskip("stable_baselines3")
+    argv = ["train", "--resume", str(empty_dir), "--reward-schedule", "success=0:1"]
+    _assert_one_line_error(capsys, argv, "drop --reward-schedule")
+
+
 def test_resume_of_a_directory_without_config_says_so(capsys, empty_dir):
     pytest.importorskip("stable_baselines3")
     _assert_one_line_error(capsys, ["train", "--resume", str(empty_dir)], "has no config.json")
@@ -182,6 +207,9 @@ def test_resume_of_a_directory_without_config_says_so(capsys, empty_dir):
         ("CartPole-v1:\n  frame_stack: 4\n", "`frame_stack`"),
         ("CartPole-v1:\n  normalize: true\n", "VecNormalize"),
         ("CartPole-v1:\n  n_epochs: ten\n", "to be a positive integer, got str 'ten'"),
+        ("CartPole-v1:\n  reward_schedule: [1]\n", "Expected `reward_schedule` in "),
+        ("CartPole-v1:\n  reward_schedule: success=1:1,0:0\n", "strictly increasing"),
+        ("CartPole-v1:\n  reward_schedule: succes=0:1\n", "Did you mean 'success'?"),
     ],
 )
 def test_a_bad_hyperparams_file_is_one_line(text, message, capsys, tmp_path):

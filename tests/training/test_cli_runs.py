@@ -52,3 +52,32 @@ def test_the_cli_says_where_a_taken_run_directory_went(tmp_path, capsys):
     assert f"wrote this one to {run_dir}-2" in captured.err
     assert (run_dir / "notes.txt").read_text() == "keep me"
     assert (tmp_path / "taken-2" / "model.zip").is_file()
+
+
+def test_the_cli_takes_a_reward_schedule_from_the_flag_and_records_it(tmp_path):
+    run_dir = tmp_path / "flag"
+    argv = ["train", "--env", "CartPole-v1", "--policy", "lenient", "--timesteps", "128"]
+    schedule = ["--reward-schedule", "success=0:1,64:0", "--reward-schedule-interpolation", "step"]
+    assert (
+        main([*argv, *schedule, "--log-dir", str(run_dir), "--eval-episodes", "0", "--quiet"]) == 0
+    )
+    assert read_run_config(run_dir)["reward_schedule"] == {
+        "interpolation": "step",
+        "breakpoints": {"success": [[0, 1.0], [64, 0.0]]},
+    }
+
+
+def test_the_cli_reads_reward_schedule_from_the_hyperparams_file(tmp_path):
+    pytest.importorskip("yaml")
+    zoo = tmp_path / "ppo.yml"
+    zoo.write_text(
+        "CartPole-v1:\n  n_timesteps: 128\n  n_envs: 2\n"
+        "  reward_schedule: {breakpoints: {success: [[0, 1.0], [100, 0.5]]}}\n"
+    )
+    run_dir = tmp_path / "zoo"
+    argv = ["train", "--env", "CartPole-v1", "--policy", "lenient", "--hyperparams", str(zoo)]
+    assert main([*argv, "--log-dir", str(run_dir), "--eval-episodes", "0", "--quiet"]) == 0
+    assert read_run_config(run_dir)["reward_schedule"] == {
+        "interpolation": "linear",
+        "breakpoints": {"success": [[0, 1.0], [100, 0.5]]},
+    }

@@ -107,3 +107,36 @@ def test_a_refused_env_wrapper_says_what_to_do_instead(tmp_path):
     )
     assert "remove `env_wrapper` from the file, or train with rl-zoo3 itself" in message
     assert "python -m rl_zoo3.train" in message
+
+
+@pytest.mark.parametrize(
+    ("value", "at_50"),
+    [
+        ("{interpolation: step, breakpoints: {success: [[0, 1.0], [100, 0.0]]}}", 1.0),
+        ("'success=0:1,100:0'", 0.5),
+    ],
+)
+def test_a_reward_schedule_key_is_read_as_a_dict_or_the_text_form(tmp_path, value, at_50):
+    pytest.importorskip("yaml")
+    path = tmp_path / "ppo.yml"
+    path.write_text(f"CartPole-v1:\n  n_steps: 32\n  reward_schedule: {value}\n")
+    loaded = load_zoo_hyperparams(path, "CartPole-v1")
+    assert loaded["reward_schedule"].weights_at(50) == {"success": at_50}
+    assert "reward_schedule" not in loaded["hyperparams"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("[1, 2]", "Expected `reward_schedule` in "),
+        ("'success=0:1,0:0'", "`reward_schedule` in "),
+        ("{breakpoints: {success: [[0, -1]]}}", "finite and >= 0"),
+    ],
+)
+def test_a_bad_reward_schedule_key_is_named(tmp_path, value, message):
+    pytest.importorskip("yaml")
+    path = tmp_path / "ppo.yml"
+    path.write_text(f"CartPole-v1:\n  reward_schedule: {value}\n")
+    with pytest.raises(ValueError, match="reward_schedule") as raised:
+        load_zoo_hyperparams(path, "CartPole-v1")
+    assert message in str(raised.value) and str(raised.value).count("`reward_schedule`") == 1
