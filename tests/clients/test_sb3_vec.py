@@ -13,25 +13,15 @@ pytest.importorskip("stable_baselines3")
 
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.logger import Logger
 
 from rlm_gym import VecRewardPolicyWrapper, WeightSchedule
 from rlm_gym.training import RewardScheduleCallback
+from tests.sb3_helpers import RecordingLogger
 
 pytestmark = pytest.mark.slow
 
 ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
 SCHEDULE = WeightSchedule({"efficiency": [(0, 0.0), (256, 1.0)]}, interpolation="linear")
-
-
-class Recording(Logger):
-    def __init__(self):
-        super().__init__(folder=None, output_formats=[])
-        self.recorded: list[tuple[str, float]] = []
-
-    def record(self, key, value, exclude=None):
-        self.recorded.append((key, value))
-        super().record(key, value, exclude)
 
 
 def test_ppo_learns_through_the_vec_wrapper_with_a_schedule():
@@ -40,7 +30,7 @@ def test_ppo_learns_through_the_vec_wrapper_with_a_schedule():
     )
     try:
         model = PPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
-        logger = Recording()
+        logger = RecordingLogger()
         model.set_logger(logger)
         model.learn(384, callback=RewardScheduleCallback(SCHEDULE))
         assert model.num_timesteps == 384 == venv.schedule_step

@@ -8,22 +8,12 @@ pytest.importorskip("stable_baselines3")
 
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.logger import Logger
 
 from rlm_gym import RewardPolicyWrapper, WeightSchedule
 from rlm_gym.training import RewardScheduleCallback
+from tests.sb3_helpers import RecordingLogger
 
 SCHEDULE = WeightSchedule({"success": [(0, 1.0), (256, 0.0)]})
-
-
-class Recording(Logger):
-    def __init__(self):
-        super().__init__(folder=None, output_formats=[])
-        self.recorded: list[tuple[str, float]] = []
-
-    def record(self, key, value, exclude=None):
-        self.recorded.append((key, value))
-        super().record(key, value, exclude)
 
 
 def test_the_clock_is_num_timesteps_at_each_rollout_start_and_weights_are_logged():
@@ -34,7 +24,7 @@ def test_the_clock_is_num_timesteps_at_each_rollout_start_and_weights_are_logged
         wrapper_kwargs={"policy": "lenient", "schedule": SCHEDULE},
     )
     model = PPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0)
-    logger = Recording()
+    logger = RecordingLogger()
     model.set_logger(logger)
     callback = RewardScheduleCallback(SCHEDULE)
     model.learn(256, callback=callback)

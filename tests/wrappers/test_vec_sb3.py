@@ -17,11 +17,11 @@ from hypothesis import given, settings
 pytest.importorskip("stable_baselines3")
 
 from stable_baselines3 import PPO
-from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 from rlm_gym import RewardPolicyWrapper, VecRewardPolicyWrapper, WeightSchedule
 from rlm_gym.training import RewardScheduleCallback
+from tests.sb3_helpers import RecordingLogger
 from tests.wrappers.test_vector_parity import POLICIES, TinyEnv, scenarios
 
 TOLERANCE = 1e-9
@@ -177,23 +177,13 @@ def test_over_a_subproc_vec_env_task_and_max_steps_come_from_the_sub_env_spec():
         venv.close()
 
 
-class _Recording(Logger):
-    def __init__(self):
-        super().__init__(folder=None, output_formats=[])
-        self.recorded: list[tuple[str, float]] = []
-
-    def record(self, key, value, exclude=None):
-        self.recorded.append((key, value))
-        super().record(key, value, exclude)
-
-
 def test_ppo_learns_through_it_and_the_schedule_callback_logs_the_weights():
     schedule = WeightSchedule({"success": [(0, 1.0), (256, 0.0)]})
     venv = VecRewardPolicyWrapper(
         DummyVecEnv([lambda: gym.make("CartPole-v1")] * 2), "lenient", schedule=schedule
     )
     model = PPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
-    logger = _Recording()
+    logger = RecordingLogger()
     model.set_logger(logger)
     model.learn(256, callback=RewardScheduleCallback(schedule))
     weights = [value for key, value in logger.recorded if key == "reward_weight/success"]
