@@ -1,10 +1,11 @@
 """Studies: the learning experiments behind every number the README reports.
 
-A :class:`Study` is a question answered by training one agent per (variant, seed) at equal
-budget and scoring every agent and the baselines on the same seeded episodes with the env's
-own, full crawl reward. ``run_study`` writes ``results/<name>.json``: per variant the mean and
-95 % CI over seeds, the **paired** difference to the study's reference variant (same seeds,
-same evaluation episodes; Student t over the per-seed differences) and per-seed rows, plus the
+A :class:`Study` (defined with ``STUDIES`` in ``study_plans``) is a question answered by
+training one agent per (variant, seed) at equal budget and scoring every agent and the
+baselines on the same seeded episodes with the env's own, full crawl reward. ``run_study``
+writes ``results/<name>.json`` (``study_summary``): per variant the mean and 95 % CI over
+seeds, the **paired** difference to the study's reference variant (same seeds, same
+evaluation episodes; Student t over the per-seed differences) and per-seed rows, plus the
 baselines. The README's learning tables are rendered from those files (``make readme``).
 
 Every run keeps its model, config and logs under ``runs/studies/<name>/<variant>/seed_<n>``
@@ -21,7 +22,7 @@ not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'defaults']
+    ['ablation', 'ablation-v1', 'defaults']
     >>> STUDIES["ablation"].reference
     'binary'
 """
@@ -35,130 +36,33 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.crawl import COMPONENT_NAMES
-from rlm_gym.envs import CRAWL_ENV_ID
-from rlm_gym.training.evaluation import BASELINES, evaluate
+from rlm_gym.training.evaluation import evaluate
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic
-from rlm_gym.training.task_measures import mean_and_ci, paired_task_measures
+from rlm_gym.training.study_plans import (
+    STUDIES,
+    STUDY_EVAL_EPISODES,
+    STUDY_EVAL_SEED,
+    Study,
+    variant_budget,
+)
+from rlm_gym.training.study_summary import summarise_study
 from rlm_gym.training.trainer import resume, train
 
-__all__ = ["STUDIES", "Study", "run_study", "summarise_study", "variant_budget"]
-STUDY_EVAL_SEED = 1_000_000
-STUDY_EVAL_EPISODES = 300
-_GRADED = {"efficiency_errors": "graded"}
-# 16 envs x 256 steps: the same 4,096-step rollouts as 4 x 1,024 (DEFAULT_HYPERPARAMS) at half
-# the CPU per step (SB3's per-step overhead is paid once for 16 envs; measured 19.4 vs 35.1 CPU
-# seconds for 40,960 steps of MaskablePPO on Crawl-v1).
-STUDY_HYPERPARAMS = {"n_steps": 256}
-# gamma 0.999 rather than 0.99: the crawl score comes at the last step, and 0.99 discounts a
-# 10-step crawl's score by 10 % against a 1-step one, which pulls agents toward stopping after
-# the first page. With graded efficiency it scored 0.829 / 0.801 / 0.824 (seeds 0-2) against
-# 0.825 / 0.726 / 0.811 at 0.99, and ent_coef 0.03 scored 0.803 / 0.815 / 0.805.
-_LONG_HORIZON = {"gamma": 0.999}
-# The same recipe at 450k steps: 0.833 / 0.811 / 0.833 (seeds 0-2), +0.008 on the mean.
-_DEMO_BUDGET = 450_000
-
-
-@dataclass(frozen=True)
-class Study:
-    """One learning question: variants x seeds at one budget, compared to a reference.
-
-    Attributes:
-        name: File name of the results (``results/<name>.json``).
-        question: What the study answers (shown in the results).
-        variants: Variant name -> training settings (``policy``, ``config``, ``disable``,
-            ``shaping``, ``algo``, ``hyperparams``, ``total_timesteps``), each optional. A
-            variant's ``total_timesteps`` is its own budget (a budget question, e.g. the same
-            recipe trained longer); the results record every variant's budget.
-        reference: The variant every other one is compared to, paired by seed.
-        seeds: Training seeds (each variant runs once per seed).
-        total_timesteps: Training budget of every run (unless its variant sets its own).
-        n_eval_episodes: Seeded evaluation episodes per agent (the same for every agent).
-        eval_seed: Seed of the first evaluation episode.
-        n_envs: Envs per training run.
-        hyperparams: PPO settings of every run (a variant's own ``hyperparams`` win).
-    """
-
-    name: str
-    question: str
-    variants: Mapping[str, Mapping[str, Any]]
-    reference: str
-    seeds: tuple[int, ...] = (0, 1, 2)
-    total_timesteps: int = 250_000
-    n_eval_episodes: int = STUDY_EVAL_EPISODES
-    eval_seed: int = STUDY_EVAL_SEED
-    n_envs: int = 16
-    hyperparams: Mapping[str, Any] = field(default_factory=lambda: dict(STUDY_HYPERPARAMS))
-    env_id: str = CRAWL_ENV_ID
-    baselines: tuple[str, ...] = BASELINES
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def _ablation_variants() -> dict[str, dict[str, Any]]:
-    variants: dict[str, dict[str, Any]] = {"full": {}, "binary": {"policy": "binary"}}
-    variants["graded"] = {"config": _GRADED}
-    for name in COMPONENT_NAMES:
-        variants[f"no_{name}"] = {"disable": (name,)}
-    return variants
-
-
-STUDIES: dict[str, Study] = {
-    study.name: study
-    for study in (
-        Study(
-            name="defaults",
-            question=(
-                "Which training recipe should `make demo` use: potential shaping or not, the "
-                "document's all-or-nothing efficiency or the graded one? (MaskablePPO: it tied "
-                "PPO without shaping and led with shaping on Crawl-v0.) And a longer horizon "
-                "(gamma 0.999) for the graded one, at the study's budget and at 450k steps."
-            ),
-            variants={
-                "shaping": {"shaping": "potential"},
-                "shaping+graded": {"shaping": "potential", "config": _GRADED},
-                "graded": {"config": _GRADED},
-                "graded+gamma0.999": {"config": _GRADED, "hyperparams": _LONG_HORIZON},
-                "graded+gamma0.999+450k": {
-                    "config": _GRADED,
-                    "hyperparams": _LONG_HORIZON,
-                    "total_timesteps": _DEMO_BUDGET,
-                },
-                "plain": {},
-            },
-            reference="plain",
-            total_timesteps=300_000,
-        ),
-        Study(
-            name="ablation",
-            question=(
-                "Does the multi-dimensional crawl reward train better crawlers than the binary "
-                "success reward at equal budget, and which components carry it?"
-            ),
-            variants=_ablation_variants(),
-            reference="binary",
-            # The demo recipe's PPO settings (the `defaults` study's best), for every variant.
-            hyperparams={**STUDY_HYPERPARAMS, **_LONG_HORIZON},
-            seeds=(0, 1, 2, 3, 4),
-            total_timesteps=300_000,
-        ),
-    )
-}
-
-
-def variant_budget(study: Study, variant: str) -> int:
-    """The training budget of ``variant``: its own ``total_timesteps``, else the study's.
-
-    Example:
-        >>> variant_budget(STUDIES["defaults"], "plain")
-        300000
-    """
-    return int(study.variants[variant].get("total_timesteps", study.total_timesteps))
+__all__ = [
+    "STUDIES",
+    "STUDY_EVAL_EPISODES",
+    "STUDY_EVAL_SEED",
+    "Study",
+    "run_study",
+    "summarise_study",
+    "variant_budget",
+]
 
 
 def _run_dir(root: Path, study: Study, variant: str, seed: int) -> Path:
@@ -187,11 +91,11 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
             hyperparams={**spec["hyperparams"], **dict(settings.get("hyperparams") or {})},
             algo=settings.get("algo"),
             shaping=settings.get("shaping"),
+            reward_schedule=settings.get("reward_schedule"),
             log_dir=run_dir,
             tensorboard=False,
             progress_bar=False,
-            eval_freq=0,
-            n_eval_episodes=0,
+            **{"eval_freq": 0, "n_eval_episodes": 0, **spec["curve_eval"]},
         )
     evaluation = evaluate(
         trained.model, spec["env_id"], int(spec["n_eval_episodes"]), int(spec["eval_seed"])
@@ -200,6 +104,7 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
         "variant": spec["variant"],
         "seed": int(spec["seed"]),
         **evaluation.summary(),
+        **({"curve": _curve(run_dir)} if spec["curve_eval"] else {}),
         "train_timesteps": trained.metrics["timesteps"],
         "train_time_s": trained.metrics["wall_time_s"],
         "wall_s": time.perf_counter() - started,
@@ -208,94 +113,27 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
+def _curve(run_dir: Path) -> list[dict[str, Any]]:
+    """The run's evaluations during training: ``{"timestep", "score"}`` in step order."""
+    evaluations = json.loads((run_dir / "evaluations.json").read_text(encoding="utf-8"))
+    return [{"timestep": e["timestep"], "score": e["score"]} for e in evaluations]
+
+
 def _baselines(study: Study) -> dict[str, dict[str, Any]]:
-    return {
+    baselines = {
         name: evaluate(name, study.env_id, study.n_eval_episodes, study.eval_seed).summary()
         for name in study.baselines
     }
-
-
-def _scaled(value: float | None, offset: float, scale: float) -> float | None:
-    return None if value is None else (value - offset) / scale
-
-
-def summarise_study(
-    study: Study, rows: Sequence[Mapping[str, Any]], baselines: Mapping[str, Mapping[str, Any]]
-) -> dict[str, Any]:
-    """Per-variant means, 95 % CIs and paired differences to the reference (by seed).
-
-    Only seeds that every variant has finished are compared, so a partial study never pairs a
-    variant with a different set of seeds.
-
-    Example:
-        >>> study = Study("t", "?", {"a": {}, "b": {}}, reference="b", seeds=(0, 1))
-        >>> rows = [{"variant": v, "seed": s, "score": x}
-        ...         for v, s, x in (("a", 0, .8), ("a", 1, .9), ("b", 0, .7), ("b", 1, .7))]
-        >>> baselines = {"random": {"score": .3}, "oracle": {"score": .9}}
-        >>> summary = summarise_study(study, rows, baselines)["variants"]["a"]
-        >>> round(summary["score"], 2), round(summary["vs_reference"], 2), summary["seeds"]
-        (0.85, 0.15, [0, 1])
-    """
-    by_run = {(row["variant"], row["seed"]): row for row in rows}
-    seeds = [s for s in study.seeds if all((v, s) in by_run for v in study.variants)]
-    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
-    reference = [by_run[(study.reference, s)]["score"] for s in seeds]
-    variants: dict[str, Any] = {}
-    for name in study.variants:
-        scores = [by_run[(name, s)]["score"] for s in seeds]
-        mean, half = mean_and_ci(scores)
-        diff, diff_half = mean_and_ci([a - b for a, b in zip(scores, reference, strict=True)])
-        variants[name] = {
-            "settings": _jsonable(study.variants[name]),
-            "total_timesteps": variant_budget(study, name),
-            "seeds": seeds,
-            "scores": scores,
-            "score": mean,
-            "score_ci95": half,
-            "normalised": _scaled(mean, low, high - low),
-            "normalised_ci95": _scaled(half, 0.0, high - low),
-            "vs_reference": diff,
-            "vs_reference_ci95": diff_half,
-            "per_seed": [by_run[(name, s)] for s in seeds],
-        }
-        task = paired_task_measures(
-            [by_run[(name, s)] for s in seeds], [by_run[(study.reference, s)] for s in seeds]
+    if study.curve_eval and "heuristic" in baselines:
+        # The bar of steps-to-heuristic: the heuristic on the training evaluations' episodes.
+        curve = evaluate(
+            "heuristic",
+            study.env_id,
+            study.curve_eval["n_eval_episodes"],
+            study.curve_eval["eval_seed"],
         )
-        if task:
-            variants[name]["task"] = task
-        for baseline in ("heuristic", "best_fixed"):
-            if baseline in baselines:
-                beat = [score > baselines[baseline]["score"] for score in scores]
-                variants[name][f"beats_{baseline}_every_seed"] = bool(seeds) and all(beat)
-    order = {name: i for i, name in enumerate(study.variants)}
-    unpaired = sorted(
-        (row for key, row in by_run.items() if key[1] not in seeds),
-        key=lambda row: (row["seed"], order.get(row["variant"], len(order))),
-    )
-    return {
-        "study": study.name,
-        "question": study.question,
-        "reference": study.reference,
-        "env_id": study.env_id,
-        "total_timesteps": study.total_timesteps,
-        "n_envs": study.n_envs,
-        "hyperparams": _jsonable(study.hyperparams),
-        "n_eval_episodes": study.n_eval_episodes,
-        "eval_seed": study.eval_seed,
-        "seeds_planned": list(study.seeds),
-        "seeds_complete": seeds,
-        "runs_done": len(by_run),
-        "runs_planned": len(study.variants) * len(study.seeds),
-        "baselines": {name: dict(summary) for name, summary in baselines.items()},
-        "variants": variants,
-        # Finished runs of seeds some variant has not finished (left out when there are none):
-        # kept, so the file holds every finished run and a later run merges into it.
-        **({"unpaired_runs": unpaired} if unpaired else {}),
-    }
-
-
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=list))
+        baselines["heuristic"]["curve_score"] = curve.summary()["score"]
+    return baselines
 
 
 def run_study(
@@ -376,6 +214,7 @@ def run_study(
                     "hyperparams": dict(study.hyperparams),
                     "n_eval_episodes": study.n_eval_episodes,
                     "eval_seed": study.eval_seed,
+                    "curve_eval": dict(study.curve_eval),
                 }
             )
     started = time.perf_counter()
@@ -416,7 +255,15 @@ def run_study(
 
 # What must agree between a results file and the study writing into it, so that merged runs
 # answer the same question: the env, the training and evaluation settings.
-_SAME_STUDY_KEYS = ("env_id", "n_envs", "hyperparams", "n_eval_episodes", "eval_seed", "reference")
+_SAME_STUDY_KEYS = (
+    "env_id",
+    "n_envs",
+    "hyperparams",
+    "n_eval_episodes",
+    "eval_seed",
+    "reference",
+    "curve_eval",
+)
 
 
 def _recorded_runs(out: Path, study: Study) -> dict[tuple[str, int], dict[str, Any]]:
@@ -434,9 +281,9 @@ def _recorded_runs(out: Path, study: Study) -> dict[tuple[str, int], dict[str, A
         raise ValueError(f"{out} is not JSON ({error}); move it away to write the study") from None
     expected = summarise_study(study, [], {"random": {"score": 0.0}, "oracle": {"score": 1.0}})
     differences = [
-        f"`{key}` {recorded.get(key)!r} there, {expected[key]!r} here"
+        f"`{key}` {recorded.get(key)!r} there, {expected.get(key)!r} here"
         for key in _SAME_STUDY_KEYS
-        if recorded.get(key) != expected[key]
+        if recorded.get(key) != expected.get(key)
     ]
     old_variants = recorded.get("variants") or {}
     for name, row in old_variants.items():

@@ -12,7 +12,7 @@ from typing import Any
 
 from rlm_gym.training.stats import mean_ci95
 
-__all__ = ["TASK_MEASURES", "mean_and_ci", "paired_task_measures"]
+__all__ = ["TASK_MEASURES", "mean_and_ci", "paired_differences", "paired_task_measures"]
 
 
 def mean_and_ci(values: Sequence[float]) -> tuple[float | None, float | None]:
@@ -60,3 +60,27 @@ def paired_task_measures(
             "vs_reference_ci95": diff_half,
         }
     return measures
+
+
+def paired_differences(
+    runs: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]
+) -> dict[str, dict[str, float | None]]:
+    """Per measure (``score`` and the task measures): the mean paired difference ``runs -
+    other`` (by seed) with its 95 % CI, where every run of both reports the measure.
+
+    Example:
+        >>> runs = [{"score": 0.8, "job_done": 0.5}, {"score": 0.9, "job_done": 0.7}]
+        >>> other = [{"score": 0.7, "job_done": 0.6}, {"score": 0.7, "job_done": 0.6}]
+        >>> diffs = paired_differences(runs, other)
+        >>> round(diffs["score"]["diff"], 2), round(diffs["job_done"]["diff"], 2)
+        (0.15, 0.0)
+    """
+    differences: dict[str, dict[str, float | None]] = {}
+    for key in ("score", *TASK_MEASURES):
+        values = [run.get(key) for run in runs]
+        base = [run.get(key) for run in other]
+        if not values or None in values or None in base:
+            continue
+        diff, half = mean_and_ci([a - b for a, b in zip(values, base, strict=True)])
+        differences[key] = {"diff": diff, "ci95": half}
+    return differences
