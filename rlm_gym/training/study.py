@@ -22,7 +22,7 @@ not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-v1', 'defaults']
+    ['ablation', 'ablation-v1', 'defaults', 'demo-version']
     >>> STUDIES["ablation"].reference
     'binary'
 """
@@ -208,7 +208,7 @@ def run_study(
                     "seed": seed,
                     "settings": dict(settings),
                     "run_dir": str(run_dir),
-                    "env_id": study.env_id,
+                    "env_id": settings.get("env_id", study.env_id),
                     "total_timesteps": variant_budget(study, variant),
                     "n_envs": study.n_envs,
                     "hyperparams": dict(study.hyperparams),

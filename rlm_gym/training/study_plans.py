@@ -5,7 +5,7 @@ they are, so the demo and the CLI can read a recipe without the machinery that r
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-v1', 'defaults']
+    ['ablation', 'ablation-v1', 'defaults', 'demo-version']
     >>> STUDIES["ablation"].env_id, STUDIES["ablation"].compare_to
     ('rlm_gym/Crawl-v2', ('full',))
 """
@@ -25,6 +25,7 @@ __all__ = [
     "STUDY_EVAL_EPISODES",
     "STUDY_EVAL_SEED",
     "STUDY_HYPERPARAMS",
+    "DEMO_RECIPE",
     "Study",
     "variant_budget",
 ]
@@ -43,6 +44,7 @@ STUDY_HYPERPARAMS = {"n_steps": 256}
 _LONG_HORIZON = {"gamma": 0.999}
 # The same recipe at 450k steps: 0.833 / 0.811 / 0.833 (seeds 0-2), +0.008 on the mean.
 _DEMO_BUDGET = 450_000
+DEMO_RECIPE = {"config": _GRADED, "hyperparams": _LONG_HORIZON, "total_timesteps": _DEMO_BUDGET}
 # Learning curves of the Crawl-v2 ablation: the true score every 2 rollouts on 200 episodes of
 # their own (not the final evaluation's), against the heuristic on the same episodes.
 _CURVE_EVAL = {"eval_freq": 8_192, "n_eval_episodes": 200, "eval_seed": 500_000}
@@ -61,7 +63,9 @@ class Study:
         question: What the study answers (shown in the results).
         variants: Variant name -> training settings (``policy``, ``config``, ``disable``,
             ``shaping``, ``algo``, ``hyperparams``, ``total_timesteps``, ``reward_schedule``
-            as a ``WeightSchedule.to_dict()``), each optional. A variant's
+            as a ``WeightSchedule.to_dict()``, ``env_id``: the version it trains on, when it
+            is not the study's; the true crawl score is the same on every version), each
+            optional. A variant's
             ``total_timesteps`` is its own budget (a budget question, e.g. the same recipe
             trained longer); the results record every variant's budget.
         reference: The variant every other one is compared to, paired by seed.
@@ -161,11 +165,7 @@ STUDIES: dict[str, Study] = {
                 "shaping+graded": {"shaping": "potential", "config": _GRADED},
                 "graded": {"config": _GRADED},
                 "graded+gamma0.999": {"config": _GRADED, "hyperparams": _LONG_HORIZON},
-                "graded+gamma0.999+450k": {
-                    "config": _GRADED,
-                    "hyperparams": _LONG_HORIZON,
-                    "total_timesteps": _DEMO_BUDGET,
-                },
+                "graded+gamma0.999+450k": dict(DEMO_RECIPE),
                 "plain": {},
             },
             reference="plain",
@@ -186,6 +186,21 @@ STUDIES: dict[str, Study] = {
             total_timesteps=300_000,
             env_id=CRAWL_V2_ENV_ID,
             curve_eval=dict(_CURVE_EVAL),
+        ),
+        Study(
+            name="demo-version",
+            question=(
+                "Which version of the crawl env should `make demo` train its recipe on: "
+                "Crawl-v1, whose `success` knows which rows are valid, or Crawl-v2, whose "
+                "`success` is what the crawler records? Judged by the true crawl score and the "
+                "task outcome, seed by seed."
+            ),
+            variants={
+                "Crawl-v1": dict(DEMO_RECIPE),
+                "Crawl-v2": {**DEMO_RECIPE, "env_id": CRAWL_V2_ENV_ID},
+            },
+            reference="Crawl-v1",
+            total_timesteps=_DEMO_BUDGET,
         ),
         # The same question on Crawl-v1 (the simulator's success knows which rows are valid),
         # kept as the record it was answered with before Crawl-v2.
