@@ -86,10 +86,12 @@ results: $(VENV)/.train-installed
 	$(VENV)/bin/rlm-gym study defaults
 	$(VENV)/bin/rlm-gym study ablation
 	$(PY) docs/render.py
+	$(PY) docs/study_plots.py
 
 # Rewrite the generated blocks of README.md and docs/*.md from the committed JSON files they read.
 readme: $(VENV)/.train-installed
 	$(PY) docs/render.py
+	$(PY) docs/study_plots.py
 
 clean:
 	rm -rf $(VENV) $(VENV_RAY) $(VENV_CLIENTS) runs .pytest_cache .hypothesis

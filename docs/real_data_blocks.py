@@ -5,10 +5,9 @@ from ``benchmarks/results.json`` (``benchmarks/real_data.py --save``)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks" / "results.json"
+from block_tools import BENCHMARKS, table
 
 GROUP_LABELS = {
     "original": "original 30 (`tests/data/realdata`)",
@@ -19,12 +18,6 @@ GROUP_LABELS = {
 
 def _report() -> dict[str, Any]:
     return json.loads(BENCHMARKS.read_text(encoding="utf-8"))["real_data"]
-
-
-def _table(headers: list[str], rows: list[list[Any]]) -> str:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
 
 
 def real_data_figures() -> str:
@@ -43,7 +36,7 @@ def real_data_figures() -> str:
         [label, f"**{report['figures'][key]:.3f}**", f"≥ {report['bars'][key]:.2f}"]
         for key, label in names.items()
     ]
-    return _table(["agreement with the expert", "measured", "bar"], rows)
+    return table(["agreement with the expert", "measured", "bar"], rows)
 
 
 def real_data_groups() -> str:
@@ -82,7 +75,7 @@ def real_data_groups() -> str:
         "pattern type",
         "tier",
     ]
-    return _table(headers, rows)
+    return table(headers, rows)
 
 
 def real_data_crawls() -> str:
@@ -101,7 +94,7 @@ def real_data_crawls() -> str:
         for row in _report()["per_crawl"]
     ]
     headers = ["line", "site", "verdict", "reward", "tier", "type", "valid share", "defects"]
-    return _table(headers, rows)
+    return table(headers, rows)
 
 
 def real_data_disagreements() -> str:

@@ -7,6 +7,7 @@ disagrees with its source fails here, so no number goes stale.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs"))
 
+import ablation_blocks  # noqa: E402
 import render  # noqa: E402
 
 PAGES = render.pages()
@@ -60,3 +62,16 @@ def test_a_block_marker_names_the_renderer_of_this_repository():
         assert markers == len(render._BLOCK.findall(text)), (
             f"{page.name}: a `<!-- generated: NAME (python docs/render.py) -->` block is malformed"
         )
+
+
+def test_the_trade_off_plot_draws_the_ablation_json():
+    results = json.loads((ROOT / "results" / "ablation.json").read_text(encoding="utf-8"))
+    points = {point["label"]: point for point in ablation_blocks.trade_off_points()}
+    assert set(points) == set(results["variants"])
+    for name, row in results["variants"].items():
+        task = row["task"]
+        assert points[name]["y"] == pytest.approx(100 * task["job_done"]["mean"])
+        assert points[name]["y_ci"] == pytest.approx(100 * task["job_done"]["ci95"])
+        assert points[name]["x"] == pytest.approx(task["time_per_valid_item_ms"]["mean"] / 1000)
+    for image in ("ablation_trade_off.png", "ablation_curves.png"):
+        assert (ROOT / "docs" / "img" / image).stat().st_size > 10_000

@@ -35,6 +35,7 @@ __all__ = [
     "evaluate_baselines",
     "format_table",
     "model_actor",
+    "normalised_rows",
     "table_cells",
     "task_summary",
 ]
@@ -278,7 +279,22 @@ def comparison_table(
         [0.0, 0.75, 1.0]
     """
     items = list(results.values()) if isinstance(results, Mapping) else list(results)
-    rows = [result.summary() for result in items]
+    return normalised_rows([result.summary() for result in items], low, high)
+
+
+def normalised_rows(
+    rows: Sequence[Mapping[str, Any]], low: str = "random", high: str = "oracle"
+) -> list[dict[str, Any]]:
+    """Copies of summary rows (``label``, ``score``, ...) with ``normalised`` added, as
+    ``comparison_table`` makes them (recorded summaries, e.g. a study's, included).
+
+    Example:
+        >>> rows = normalised_rows([{"label": "random", "score": 0.2},
+        ...                         {"label": "oracle", "score": 1.0}])
+        >>> [row["normalised"] for row in rows]
+        [0.0, 1.0]
+    """
+    rows = [dict(row) for row in rows]
     by_label = {row["label"]: row["score"] for row in rows}
     low_score, high_score = by_label.get(low), by_label.get(high)
     for row in rows:

@@ -14,7 +14,13 @@ import numpy as np
 
 from rlm_gym.training._deps import require
 
-__all__ = ["plot_ablation", "plot_ablation_curves", "plot_curves", "rolling_mean"]
+__all__ = [
+    "plot_ablation",
+    "plot_ablation_curves",
+    "plot_curves",
+    "plot_trade_off",
+    "rolling_mean",
+]
 
 
 def _pyplot():
@@ -25,6 +31,16 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def _save(plt: Any, fig: Any, path: str | Path) -> Path:
+    """Lay out, write (creating the directory) and close a figure; returns the path."""
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def rolling_mean(values: Sequence[float], window: int) -> np.ndarray:
@@ -85,12 +101,7 @@ def plot_curves(
     ax.set_title(title)
     ax.legend(fontsize=8, loc="lower right")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_ablation(
@@ -122,25 +133,25 @@ def plot_ablation(
     ax.set_title("Ablation: agents trained on each variant, scored by the full crawl reward")
     ax.tick_params(axis="x", rotation=30)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def plot_ablation_curves(
     variants: Sequence[str],
     curves: Mapping[tuple[str, int], Sequence[tuple[int, float]]],
     path: str | Path,
+    ylabel: str = "true crawl score of training episodes",
+    baselines: Mapping[str, float] | None = None,
 ) -> Path:
     """Learning curves (true score of training episodes) per variant, mean over seeds.
 
     Args:
         variants: The variants to draw, in legend order.
         curves: (variant, seed) -> (timestep, mean true score) points
-            (``AblationResult.curves``).
+            (``AblationResult.curves``, or a study's evaluations during training).
         path: The PNG to write.
+        ylabel: What the points are.
+        baselines: Label -> score drawn as horizontal lines (e.g. the heuristic).
 
     Returns:
         The path written.
@@ -156,14 +167,62 @@ def plot_ablation_curves(
             for step, score in curve:
                 by_step.setdefault(int(step), []).append(score)
         steps = sorted(by_step)
-        ax.plot(steps, [np.mean(by_step[s]) for s in steps], label=variant, color=f"C{i}")
+        ax.plot(steps, [np.mean(by_step[s]) for s in steps], label=variant, color=f"C{i % 10}")
+    for label, score in (baselines or {}).items():
+        ax.axhline(score, color="k", ls=":", label=f"{label} ({score:.3f})")
     ax.set_xlabel("timesteps")
-    ax.set_ylabel("true crawl score of training episodes")
+    ax.set_ylabel(ylabel)
     ax.set_title("Learning curves (mean over seeds)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
+
+
+def plot_trade_off(
+    points: Sequence[Mapping[str, Any]],
+    path: str | Path,
+    xlabel: str = "time per valid item (s, mean ± 95 % CI over seeds)",
+    ylabel: str = "job done (%, mean ± 95 % CI over seeds)",
+    title: str = "What each reward buys a crawl operator (Crawl-v2)",
+) -> Path:
+    """One point per variant with CI bars on both axes (e.g. job done against time per
+    valid item: up and to the left is better).
+
+    Args:
+        points: ``label``, ``x``, ``x_ci``, ``y``, ``y_ci`` per point.
+        path: The PNG to write.
+        xlabel: The x axis.
+        ylabel: The y axis.
+        title: The figure title.
+
+    Returns:
+        The path written.
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 5))
+    for i, point in enumerate(points):
+        highlight = point["label"] in ("full", "binary")
+        ax.errorbar(
+            point["x"],
+            point["y"],
+            xerr=point["x_ci"],
+            yerr=point["y_ci"],
+            fmt="o" if highlight else "s",
+            ms=7 if highlight else 5,
+            capsize=3,
+            color=f"C{i % 10}",
+            label=point["label"],
+        )
+        ax.annotate(
+            point["label"],
+            (point["x"], point["y"]),
+            fontsize=7,
+            xytext=(4, 4),
+            textcoords="offset points",
+        )
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    return _save(plt, fig, path)

@@ -1,0 +1,235 @@
+"""The Crawl-v2 ablation's blocks (rendered by ``docs/render.py``) from
+``results/ablation.json``: the true crawl score and the task outcome per variant, paired with
+``binary`` and with ``full``, the steps each took to beat the heuristic, and a generated
+verdict on the questions the study answers. ``trade_off_points`` is what
+``docs/study_plots.py`` draws."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from block_tools import RESULTS, pm, study, table
+from study_blocks import baseline_rows, beats_cell, study_caption
+
+NOT_MEASURED = "*Not measured yet*: `results/ablation.json` does not exist.\n"
+# Task measures where less is better (a costlier variant has more of them).
+LOWER_IS_BETTER = {"time_per_valid_item_ms", "requests", "time_ms", "banned"}
+MEASURE_LABELS = {
+    "score": "true crawl score",
+    "job_done": "job done",
+    "valid_items": "valid items",
+    "time_per_valid_item_ms": "time per valid item",
+    "banned": "bans",
+}
+
+
+def _ablation() -> dict[str, Any] | None:
+    return study("ablation") if (RESULTS / "ablation.json").exists() else None
+
+
+def _versus(row: dict[str, Any], results: dict[str, Any], other: str, key: str) -> tuple:
+    """The paired difference (mean, CI) of ``row`` against ``other`` on ``key``."""
+    if other == results["reference"]:
+        if key == "score":
+            return row["vs_reference"], row["vs_reference_ci95"]
+        measure = row.get("task", {}).get(key, {})
+        return measure.get("vs_reference"), measure.get("vs_reference_ci95")
+    measure = row.get("vs", {}).get(other, {}).get(key, {})
+    return measure.get("diff"), measure.get("ci95")
+
+
+def _steps_cell(row: dict[str, Any]) -> str:
+    efficiency = row.get("steps_to_heuristic")
+    if not efficiency:
+        return "-"
+    per_seed = "/".join("never" if s is None else f"{s // 1000}k" for s in efficiency["per_seed"])
+    if efficiency["mean"] is None:
+        return per_seed
+    return f"{per_seed} (mean {efficiency['mean'] / 1000:.0f}k ± {efficiency['ci95'] / 1000:.0f}k)"
+
+
+def ablation_study() -> str:
+    """Two tables: the true crawl score and the task outcome of every variant."""
+    results = _ablation()
+    if results is None:
+        return NOT_MEASURED
+    variants = results["variants"]
+    score_rows, task_rows = [], []
+    for name, row in variants.items():
+        task = row.get("task", {})
+
+        def measure(key: str, scale: float = 1.0, digits: int = 2, task: dict = task) -> str:
+            found = task.get(key, {})
+            return pm(found.get("mean"), found.get("ci95"), digits, scale)
+
+        def paired(other: str, key: str, scale: float = 1.0, digits: int = 3, name=name) -> str:
+            if name == other:
+                return "(reference)"
+            return pm(*_versus(variants[name], results, other, key), digits, scale)
+
+        score_rows.append(
+            [
+                f"`{name}`",
+                len(row["seeds"]),
+                pm(row["score"], row["score_ci95"]),
+                pm(row["normalised"], row["normalised_ci95"], 2),
+                paired("binary", "score"),
+                paired("full", "score"),
+                beats_cell(row),
+                _steps_cell(row),
+            ]
+        )
+        task_rows.append(
+            [
+                f"`{name}`",
+                measure("job_done", 100, 1),
+                paired("binary", "job_done", 100, 1),
+                paired("full", "job_done", 100, 1),
+                measure("valid_items", 1, 1),
+                measure("time_per_valid_item_ms", 1e-3, 2),
+                paired("binary", "time_per_valid_item_ms", 1e-3, 2),
+                paired("full", "time_per_valid_item_ms", 1e-3, 2),
+                measure("banned", 100, 1),
+            ]
+        )
+    score_rows += baseline_rows(results, 4)
+    heuristic = results["baselines"]["heuristic"]
+    bar = heuristic.get("curve_score")
+    curve = results.get("curve_eval", {})
+    steps_note = (
+        f"; steps to the heuristic: the first evaluation during training (every "
+        f"{curve['eval_freq']:,} steps, {curve['n_eval_episodes']} episodes of seeds "
+        f"{curve['eval_seed']:,}+) that scored above the heuristic on the same episodes "
+        f"({bar:.3f}), per seed"
+        if bar is not None and curve
+        else ""
+    )
+    score_headers = [
+        "trained on",
+        "seeds",
+        "true crawl score",
+        "normalised",
+        "vs `binary`",
+        "vs `full`",
+        "beats heuristic and best fixed on every seed",
+        "steps to beat the heuristic",
+    ]
+    task_headers = [
+        "trained on",
+        "job done %",
+        "vs `binary`",
+        "vs `full`",
+        "valid items",
+        "s per valid item",
+        "vs `binary`",
+        "vs `full`",
+        "banned %",
+    ]
+    return (
+        study_caption(results)
+        + "The true crawl score (mean ± 95 % CI over seeds; paired differences ± 95 % CI)"
+        + steps_note
+        + ":\n\n"
+        + table(score_headers, score_rows)
+        + "\nThe task outcome a crawl operator sees (means over the evaluation episodes, then "
+        "over seeds ± 95 % CI; paired differences by seed):\n\n" + table(task_headers, task_rows)
+    )
+
+
+def _direction(diff: float | None, half: float | None) -> int:
+    """+1 / -1 when the CI excludes 0 on that side, 0 when it does not (or is missing)."""
+    if diff is None or half is None:
+        return 0
+    return 1 if diff - half > 0 else -1 if diff + half < 0 else 0
+
+
+def _costs(results: dict[str, Any], name: str) -> list[str]:
+    """The measures on which ``name`` is worse than ``full`` by more than the CI."""
+    row = results["variants"][name]
+    found = []
+    for key, label in MEASURE_LABELS.items():
+        diff, half = _versus(row, results, "full", key)
+        worse = 1 if key in LOWER_IS_BETTER else -1
+        if _direction(diff, half) == worse:
+            found.append(f"{label} {diff:+.3g} ± {half:.2g}")
+    return found
+
+
+def ablation_verdict() -> str:
+    """One generated sentence per question of the study (issue 20's goal and moonshot)."""
+    results = _ablation()
+    if results is None:
+        return NOT_MEASURED
+    variants = results["variants"]
+    if len(variants["full"]["seeds"]) < 2:
+        return "*Not enough seeds yet*: the verdict needs two finished seeds of every variant.\n"
+    full = variants["full"]
+    words = {1: "beats", -1: "loses to", 0: "is not told apart from"}
+    score = _direction(full["vs_reference"], full["vs_reference_ci95"])
+    job = _versus(full, results, "binary", "job_done")
+    job_word = {1: "more often than", -1: "less often than", 0: "about as often as"}
+    lines = [
+        f"On Crawl-v2, `full` {words[score]} `binary` on the true crawl score "
+        f"({pm(full['vs_reference'], full['vs_reference_ci95'])} over "
+        f"{len(full['seeds'])} paired seeds) and finishes the job "
+        f"{job_word[_direction(*job)]} `binary` ({pm(*job, 1, 100)} points of job done)."
+    ]
+    quiet = []
+    for name in ("has_data", "validation", "defects"):
+        costs = _costs(results, f"no_{name}")
+        if costs:
+            lines.append(f"Switching `{name}` off costs: {'; '.join(costs)}.")
+        else:
+            quiet.append(f"`{name}`")
+    if quiet:
+        lines.append(
+            f"Switching off {', '.join(quiet)} costs nothing measurable against `full` "
+            "(no CI excludes 0 on any task measure or on the true score)."
+        )
+    lines.append(_moonshot(results))
+    return " ".join(lines) + "\n"
+
+
+def _moonshot(results: dict[str, Any]) -> str:
+    """The variants dominated neither by ``binary`` on job done nor by ``full`` on time per
+    valid item (worse by more than the paired CI)."""
+    free = []
+    for name, row in results["variants"].items():
+        if name in ("binary", "full"):
+            continue
+        job = _direction(*_versus(row, results, "binary", "job_done"))
+        time = _direction(*_versus(row, results, "full", "time_per_valid_item_ms"))
+        if job >= 0 and time <= 0:
+            free.append(f"`{name}`")
+    if not free:
+        return (
+            "No variant escapes both: each one finishes the job less often than `binary` or "
+            "spends more time per valid item than `full` (by more than the CI)."
+        )
+    return (
+        f"Not dominated by `binary` on job done nor by `full` on time per valid item: "
+        f"{', '.join(free)}."
+    )
+
+
+def trade_off_points() -> list[dict[str, Any]]:
+    """One point per variant: time per valid item (s) against job done (%), with CIs."""
+    results = _ablation()
+    if results is None:
+        return []
+    points = []
+    for name, row in results["variants"].items():
+        task = row.get("task", {})
+        if "job_done" not in task or "time_per_valid_item_ms" not in task:
+            continue
+        time, job = task["time_per_valid_item_ms"], task["job_done"]
+        points.append(
+            {
+                "label": name,
+                "x": time["mean"] / 1000,
+                "x_ci": (time["ci95"] or 0.0) / 1000,
+                "y": 100 * job["mean"],
+                "y_ci": 100 * (job["ci95"] or 0.0),
+            }
+        )
+    return points

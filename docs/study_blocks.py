@@ -1,0 +1,184 @@
+"""The learning studies' blocks (rendered by ``docs/render.py``) from ``results/<study>.json``:
+the recipe study, the demo's agents and the version it trains on, and the Crawl-v1 record of
+the ablation. The Crawl-v2 ablation's blocks are in ``ablation_blocks.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from block_tools import RESULTS, pm, study, table
+
+BASELINE_ROWS = (
+    ("random", "random"),
+    ("heuristic", "heuristic"),
+    ("best fixed", "best_fixed"),
+    ("oracle", "oracle"),
+)
+
+
+def beats_cell(row: dict[str, Any]) -> str:
+    """Whether a variant beat the heuristic and the best fixed strategy on every seed."""
+    both = row.get("beats_heuristic_every_seed") and row.get("beats_best_fixed_every_seed")
+    return "yes" if both else "no"
+
+
+def study_caption(results: dict[str, Any], show_budget: bool = False) -> str:
+    """The budget, envs, evaluation episodes and progress of a study's runs."""
+    steps = f"{results['total_timesteps']:,} steps per run"
+    if show_budget:
+        steps += " unless the steps column says otherwise"
+    caption = (
+        f"{steps}, {results['n_envs']} envs of `{results['env_id']}`, "
+        f"{results['n_eval_episodes']} seeded evaluation episodes per agent "
+        f"(seeds {results['eval_seed']:,}+); {results['runs_done']} of "
+        f"{results['runs_planned']} runs done"
+    )
+    if show_budget:
+        caption += (
+            "; a paired difference across budgets compares recipes *and* budgets, seed by seed"
+        )
+    if results["runs_done"] < results["runs_planned"]:
+        complete = results["seeds_complete"]
+        caption += (
+            f" (**partial**: the tables hold the {len(complete)} seed(s) every variant has "
+            f"finished, {complete}; running the command again resumes the rest)"
+        )
+    return caption + ".\n\n"
+
+
+def baseline_rows(results: dict[str, Any], width: int, show_budget: bool = False) -> list[list]:
+    """The baselines as rows of a study table (``width`` cells after the score columns)."""
+    baselines = results["baselines"]
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    rows = []
+    for label, key in BASELINE_ROWS:
+        if key in baselines:
+            score = baselines[key]["score"]
+            rows.append(
+                [
+                    f"*{label}*",
+                    *(["-"] if show_budget else []),
+                    "-",
+                    f"{score:.3f}",
+                    f"{(score - low) / (high - low):.2f}",
+                    *[""] * width,
+                ]
+            )
+    return rows
+
+
+def study_table(name: str) -> str:
+    """Every variant of a study: mean true score, normalised, paired difference to the
+    reference, and whether it beat the heuristic and the best fixed strategy on every seed
+    (and each variant's budget, when they differ)."""
+    results = study(name)
+    reference = results["reference"]
+    budgets = {
+        variant: row.get("total_timesteps", results["total_timesteps"])
+        for variant, row in results["variants"].items()
+    }
+    show_budget = len(set(budgets.values())) > 1
+    rows = []
+    for variant, row in results["variants"].items():
+        budget = [f"{budgets[variant] // 1000}k"] if show_budget else []
+        one_seed = len(row["seeds"]) < 2  # no interval from one seed
+        paired = (
+            "(reference)"
+            if variant == reference
+            else pm(row["vs_reference"], None if one_seed else row["vs_reference_ci95"])
+        )
+        rows.append(
+            [
+                f"`{variant}`",
+                *budget,
+                len(row["seeds"]),
+                pm(row["score"], None if one_seed else row["score_ci95"]),
+                pm(row["normalised"], None if one_seed else row["normalised_ci95"], 2),
+                paired,
+                beats_cell(row),
+            ]
+        )
+    rows += baseline_rows(results, 2, show_budget)
+    headers = [
+        "trained on",
+        *(["steps"] if show_budget else []),
+        "seeds",
+        "true crawl score (mean ± 95 % CI)",
+        "normalised",
+        f"paired difference vs `{reference}` (± 95 % CI)",
+        "beats heuristic and best fixed on every seed",
+    ]
+    return study_caption(results, show_budget) + table(headers, rows)
+
+
+def defaults_study() -> str:
+    """The ``defaults`` study: which recipe `make demo` trains."""
+    return study_table("defaults")
+
+
+def ablation_v1_study() -> str:
+    """The ablation as it was answered on Crawl-v1 (``results/ablation-v1.json``)."""
+    return study_table("ablation-v1")
+
+
+def demo_version() -> str:
+    """Which env version the demo's recipe should train on: the same recipe (graded
+    efficiency, gamma 0.999, 300k steps) on Crawl-v1 and on Crawl-v2, seed by seed, scored on
+    the same episodes by the true crawl score."""
+    if not (RESULTS / "ablation.json").exists():
+        return "*Not measured yet*: `results/ablation.json` does not exist.\n"
+    v1 = {row["seed"]: row for row in study("ablation-v1")["variants"]["graded"]["per_seed"]}
+    v2 = {row["seed"]: row for row in study("ablation")["variants"]["graded"]["per_seed"]}
+    seeds = sorted(set(v1) & set(v2))
+    if len(seeds) < 2:
+        return "*Not measured yet*: fewer than two seeds of `graded` on both versions.\n"
+    from rlm_gym.training.task_measures import mean_and_ci
+
+    diffs = [v2[s]["score"] - v1[s]["score"] for s in seeds]
+    diff, half = mean_and_ci(diffs)
+    one = mean_and_ci([v1[s]["score"] for s in seeds])
+    two = mean_and_ci([v2[s]["score"] for s in seeds])
+    if diff - half > 0:
+        outcome = "Crawl-v2 trains the better crawler"
+    elif diff + half < 0:
+        outcome = "Crawl-v1 trains the better crawler"
+    else:
+        outcome = "the two are not told apart (the CI includes 0)"
+    per_seed = ", ".join(f"{v1[s]['score']:.3f} → {v2[s]['score']:.3f}" for s in seeds)
+    return (
+        f"The `graded` recipe trained on Crawl-v1 scores {pm(*one)} and on Crawl-v2 "
+        f"{pm(*two)} (true crawl score, seeds {seeds[0]}-{seeds[-1]}: {per_seed}); "
+        f"Crawl-v2 minus Crawl-v1, paired by seed: {pm(diff, half)}, so {outcome}.\n"
+    )
+
+
+def demo_table() -> str:
+    """What ``make demo`` prints: the baselines and the demo recipe's seed-0 agent on the
+    version the demo trains on (``DEMO_ENV_ID``), from the ``demo-version`` study's runs,
+    in the demo's own table, and whether every seed beat the heuristic and best fixed."""
+    from rlm_gym.training.demo import DEMO_ENV_ID
+    from rlm_gym.training.evaluation import format_table, normalised_rows
+
+    if not (RESULTS / "demo-version.json").exists():
+        return "*Not measured yet*: `results/demo-version.json` does not exist.\n"
+    results = study("demo-version")
+    variant = results["variants"][DEMO_ENV_ID.split("/")[-1]]
+    seed0 = next(row for row in variant["per_seed"] if row["seed"] == 0)
+    baselines = results["baselines"]
+    agents = [
+        {**baselines["random"], "label": "random"},
+        {**baselines["heuristic"], "label": "heuristic"},
+        {**baselines["best_fixed"], "label": "best fixed"},
+        {**seed0, "label": "trained"},
+        {**baselines["oracle"], "label": "oracle"},
+    ]
+    rows = normalised_rows(agents)
+    per_seed = ", ".join(f"seed {row['seed']}: {row['score']:.3f}" for row in variant["per_seed"])
+    beats = beats_cell(variant) == "yes"
+    footer = (
+        f"\nEvery seed of the recipe ({per_seed}; mean normalised {variant['normalised']:.2f}) "
+        f"{'beats' if beats else 'does NOT beat'} "
+        f"both the heuristic ({baselines['heuristic']['score']:.3f}) and the best fixed strategy "
+        f"({baselines['best_fixed']['score']:.3f}).\n"
+    )
+    return format_table(rows) + "\n" + footer
