@@ -52,6 +52,14 @@ def _run_study(args: argparse.Namespace) -> int:
             f"  {name:<26} {mean_and_ci(row['score'], row['score_ci95'], seeds)}"
             f"  normalised {normalised}{paired}"
         )
+        task = row.get("task", {})
+        if "job_done" in task and "time_per_valid_item_ms" in task:
+            job, time = task["job_done"], task["time_per_valid_item_ms"]
+            print(
+                f"  {'':<26} job done {100 * job['mean']:.1f} %"
+                f"  ({100 * job['vs_reference']:+.1f} vs {reference}),"
+                f" {time['mean'] / 1000:.2f} s per valid item"
+            )
     return 0
 
 
@@ -61,7 +69,10 @@ def register(subparsers: Any) -> None:
         "study",
         help="run (or resume) a learning study and write results/<name>.json",
     )
-    study.add_argument("name", help="defaults or ablation (rlm_gym.training.study.STUDIES)")
+    study.add_argument(
+        "name",
+        help="ablation, ablation-v1, defaults or demo-version (rlm_gym.training.STUDIES)",
+    )
     study.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
     study.add_argument("--seeds", default=None, help="override the study's seeds, e.g. 0-2")
     study.add_argument("--timesteps", type=positive_int, default=None, help="override the budget")

@@ -82,3 +82,13 @@ def test_train_help_says_the_plain_recipe_is_not_the_studys_best(capsys):
     assert "4 envs x 1,024-step rollouts and gamma 0.99" in help_text
     assert "found worse on the crawl env than the demo's" in help_text
     assert "--hp gamma=0.999" in help_text
+
+
+def test_study_help_names_every_study(capsys):
+    from rlm_gym.training.study_plans import STUDIES
+
+    with pytest.raises(SystemExit):
+        main(["study", "--help"])
+    help_text = capsys.readouterr().out
+    for name in STUDIES:
+        assert name in help_text
