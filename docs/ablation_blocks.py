@@ -14,12 +14,13 @@ from study_blocks import baseline_rows, beats_cell, study_caption
 NOT_MEASURED = "*Not measured yet*: `results/ablation.json` does not exist.\n"
 # Task measures where less is better (a costlier variant has more of them).
 LOWER_IS_BETTER = {"time_per_valid_item_ms", "requests", "time_ms", "banned"}
+# Label, scale and unit of each measure in the verdict.
 MEASURE_LABELS = {
-    "score": "true crawl score",
-    "job_done": "job done",
-    "valid_items": "valid items",
-    "time_per_valid_item_ms": "time per valid item",
-    "banned": "bans",
+    "score": ("true crawl score", 1.0, ""),
+    "job_done": ("job done", 100.0, " points"),
+    "valid_items": ("valid items", 1.0, ""),
+    "time_per_valid_item_ms": ("time per valid item", 1e-3, " s"),
+    "banned": ("bans", 100.0, " points"),
 }
 
 
@@ -147,11 +148,11 @@ def _costs(results: dict[str, Any], name: str) -> list[str]:
     """The measures on which ``name`` is worse than ``full`` by more than the CI."""
     row = results["variants"][name]
     found = []
-    for key, label in MEASURE_LABELS.items():
+    for key, (label, scale, unit) in MEASURE_LABELS.items():
         diff, half = _versus(row, results, "full", key)
         worse = 1 if key in LOWER_IS_BETTER else -1
         if _direction(diff, half) == worse:
-            found.append(f"{label} {diff:+.3g} ± {half:.2g}")
+            found.append(f"{label} {diff * scale:+.3f} ± {half * scale:.3f}{unit}")
     return found
 
 
@@ -192,8 +193,9 @@ def ablation_verdict() -> str:
 
 def _moonshot(results: dict[str, Any]) -> str:
     """The variants dominated neither by ``binary`` on job done nor by ``full`` on time per
-    valid item (worse by more than the paired CI)."""
-    free = []
+    valid item (worse by more than the paired CI), and those better than both (by more than
+    the CI) on those two measures."""
+    free, better = [], []
     for name, row in results["variants"].items():
         if name in ("binary", "full"):
             continue
@@ -201,15 +203,23 @@ def _moonshot(results: dict[str, Any]) -> str:
         time = _direction(*_versus(row, results, "full", "time_per_valid_item_ms"))
         if job >= 0 and time <= 0:
             free.append(f"`{name}`")
+        if job > 0 and time < 0:
+            better.append(f"`{name}`")
     if not free:
         return (
             "No variant escapes both: each one finishes the job less often than `binary` or "
             "spends more time per valid item than `full` (by more than the CI)."
         )
-    return (
+    sentence = (
         f"Not dominated by `binary` on job done nor by `full` on time per valid item: "
-        f"{', '.join(free)}."
+        f"{', '.join(free)}"
     )
+    if better:
+        sentence += (
+            f"; of those, {', '.join(better)} finish the job more often than `binary` *and* "
+            "spend less time per valid item than `full`, both by more than the CI"
+        )
+    return sentence + "."
 
 
 def trade_off_points() -> list[dict[str, Any]]:

@@ -42,7 +42,7 @@ README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 
 _BLOCK = re.compile(
-    r"(<!-- generated: (?P<name>[a-z_]+) \(python docs/render.py\) -->\n)"
+    r"(<!-- generated: (?P<name>[a-z0-9_]+) \(python docs/render.py\) -->\n)"
     r"(?P<body>.*?)"
     r"(<!-- end: (?P=name) -->)",
     re.S,

@@ -71,7 +71,8 @@ def register(subparsers: Any) -> None:
     )
     study.add_argument(
         "name",
-        help="ablation, ablation-v1, defaults or demo-version (rlm_gym.training.STUDIES)",
+        help="ablation, ablation-600k, ablation-v1, defaults or demo-version "
+        "(rlm_gym.training.STUDIES)",
     )
     study.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
     study.add_argument("--seeds", default=None, help="override the study's seeds, e.g. 0-2")

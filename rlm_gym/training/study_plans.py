@@ -5,7 +5,7 @@ they are, so the demo and the CLI can read a recipe without the machinery that r
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-v1', 'defaults', 'demo-version']
+    ['ablation', 'ablation-600k', 'ablation-v1', 'defaults', 'demo-version']
     >>> STUDIES["ablation"].env_id, STUDIES["ablation"].compare_to
     ('rlm_gym/Crawl-v2', ('full',))
 """
@@ -184,6 +184,26 @@ STUDIES: dict[str, Study] = {
             hyperparams={**STUDY_HYPERPARAMS, **_LONG_HORIZON},
             seeds=(0, 1, 2, 3, 4),
             total_timesteps=300_000,
+            env_id=CRAWL_V2_ENV_ID,
+            curve_eval=dict(_CURVE_EVAL),
+        ),
+        # Has the ablation converged at 300k steps? Its curves still rise for the leaders, so
+        # the variants that decide its verdicts again at twice the budget.
+        Study(
+            name="ablation-600k",
+            question=(
+                "Do the Crawl-v2 ablation's answers hold at twice the budget (600k steps), "
+                "where the learning curves have flattened?"
+            ),
+            variants={
+                name: settings
+                for name, settings in _ablation_variants(curricula=True).items()
+                if name in ("full", "binary", "graded", "no_efficiency", "curriculum_efficiency")
+            },
+            reference="binary",
+            compare_to=("full",),
+            hyperparams={**STUDY_HYPERPARAMS, **_LONG_HORIZON},
+            total_timesteps=600_000,
             env_id=CRAWL_V2_ENV_ID,
             curve_eval=dict(_CURVE_EVAL),
         ),
