@@ -11,7 +11,7 @@ from typing import Any
 from block_tools import RESULTS, pm, study, table
 from study_blocks import baseline_rows, beats_cell, study_caption
 
-NOT_MEASURED = "*Not measured yet*: `results/ablation.json` does not exist.\n"
+LONG = "ablation-600k"
 # Task measures where less is better (a costlier variant has more of them).
 LOWER_IS_BETTER = {"time_per_valid_item_ms", "requests", "time_ms", "banned"}
 # Label, scale and unit of each measure in the verdict.
@@ -24,8 +24,12 @@ MEASURE_LABELS = {
 }
 
 
-def _ablation() -> dict[str, Any] | None:
-    return study("ablation") if (RESULTS / "ablation.json").exists() else None
+def _ablation(name: str = "ablation") -> dict[str, Any] | None:
+    return study(name) if (RESULTS / f"{name}.json").exists() else None
+
+
+def _not_measured(name: str) -> str:
+    return f"*Not measured yet*: `results/{name}.json` does not exist.\n"
 
 
 def _versus(row: dict[str, Any], results: dict[str, Any], other: str, key: str) -> tuple:
@@ -49,11 +53,11 @@ def _steps_cell(row: dict[str, Any]) -> str:
     return f"{per_seed} (mean {efficiency['mean'] / 1000:.0f}k ± {efficiency['ci95'] / 1000:.0f}k)"
 
 
-def ablation_study() -> str:
+def ablation_study(name: str = "ablation") -> str:
     """Two tables: the true crawl score and the task outcome of every variant."""
-    results = _ablation()
+    results = _ablation(name)
     if results is None:
-        return NOT_MEASURED
+        return _not_measured(name)
     variants = results["variants"]
     score_rows, task_rows = [], []
     for name, row in variants.items():
@@ -156,11 +160,21 @@ def _costs(results: dict[str, Any], name: str) -> list[str]:
     return found
 
 
-def ablation_verdict() -> str:
+def ablation_long_study() -> str:
+    """The ablation's deciding variants at twice the budget (``results/ablation-600k.json``)."""
+    return ablation_study(LONG)
+
+
+def ablation_long_verdict() -> str:
+    """The verdict of the ablation's deciding variants at twice the budget."""
+    return ablation_verdict(LONG)
+
+
+def ablation_verdict(name: str = "ablation") -> str:
     """One generated sentence per question of the study (issue 20's goal and moonshot)."""
-    results = _ablation()
+    results = _ablation(name)
     if results is None:
-        return NOT_MEASURED
+        return _not_measured(name)
     variants = results["variants"]
     if len(variants["full"]["seeds"]) < 2:
         return "*Not enough seeds yet*: the verdict needs two finished seeds of every variant.\n"
@@ -170,18 +184,21 @@ def ablation_verdict() -> str:
     job = _versus(full, results, "binary", "job_done")
     job_word = {1: "more often than", -1: "less often than", 0: "about as often as"}
     lines = [
-        f"On Crawl-v2, `full` {words[score]} `binary` on the true crawl score "
+        f"At {results['total_timesteps'] // 1000}k steps on Crawl-v2, `full` {words[score]} "
+        "`binary` on the true crawl score "
         f"({pm(full['vs_reference'], full['vs_reference_ci95'])} over "
         f"{len(full['seeds'])} paired seeds) and finishes the job "
         f"{job_word[_direction(*job)]} `binary` ({pm(*job, 1, 100)} points of job done)."
     ]
     quiet = []
-    for name in ("has_data", "validation", "defects"):
-        costs = _costs(results, f"no_{name}")
+    for component in ("has_data", "validation", "defects"):
+        if f"no_{component}" not in variants:
+            continue
+        costs = _costs(results, f"no_{component}")
         if costs:
-            lines.append(f"Switching `{name}` off costs: {'; '.join(costs)}.")
+            lines.append(f"Switching `{component}` off costs: {'; '.join(costs)}.")
         else:
-            quiet.append(f"`{name}`")
+            quiet.append(f"`{component}`")
     if quiet:
         lines.append(
             f"Switching off {', '.join(quiet)} costs nothing measurable against `full` "

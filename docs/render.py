@@ -27,7 +27,12 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 from pathlib import Path
 
-from ablation_blocks import ablation_study, ablation_verdict
+from ablation_blocks import (
+    ablation_long_study,
+    ablation_long_verdict,
+    ablation_study,
+    ablation_verdict,
+)
 from block_tools import BENCHMARKS, RESULTS, ROOT, read_json, table
 from real_data_blocks import (
     real_data_crawls,
@@ -234,6 +239,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ablation_study": ablation_study,
     "ablation_verdict": ablation_verdict,
     "ablation_v1_study": ablation_v1_study,
+    "ablation_long_study": ablation_long_study,
+    "ablation_long_verdict": ablation_long_verdict,
     "demo_version": demo_version,
     "vector_wrapper": vector_wrapper,
 }

@@ -122,34 +122,52 @@ def ablation_v1_study() -> str:
 
 
 def demo_version() -> str:
-    """Which env version the demo's recipe should train on: the same recipe (graded
-    efficiency, gamma 0.999, 300k steps) on Crawl-v1 and on Crawl-v2, seed by seed, scored on
-    the same episodes by the true crawl score."""
-    if not (RESULTS / "ablation.json").exists():
-        return "*Not measured yet*: `results/ablation.json` does not exist.\n"
-    v1 = {row["seed"]: row for row in study("ablation-v1")["variants"]["graded"]["per_seed"]}
-    v2 = {row["seed"]: row for row in study("ablation")["variants"]["graded"]["per_seed"]}
-    seeds = sorted(set(v1) & set(v2))
-    if len(seeds) < 2:
-        return "*Not measured yet*: fewer than two seeds of `graded` on both versions.\n"
-    from rlm_gym.training.task_measures import mean_and_ci
+    """The demo recipe trained on Crawl-v1 and on Crawl-v2 (``results/demo-version.json``):
+    true crawl score and task outcome, paired by seed, and the version the demo trains on."""
+    from rlm_gym.training.demo import DEMO_ENV_ID
 
-    diffs = [v2[s]["score"] - v1[s]["score"] for s in seeds]
-    diff, half = mean_and_ci(diffs)
-    one = mean_and_ci([v1[s]["score"] for s in seeds])
-    two = mean_and_ci([v2[s]["score"] for s in seeds])
-    if diff - half > 0:
-        outcome = "Crawl-v2 trains the better crawler"
-    elif diff + half < 0:
-        outcome = "Crawl-v1 trains the better crawler"
-    else:
-        outcome = "the two are not told apart (the CI includes 0)"
-    per_seed = ", ".join(f"{v1[s]['score']:.3f} → {v2[s]['score']:.3f}" for s in seeds)
-    return (
-        f"The `graded` recipe trained on Crawl-v1 scores {pm(*one)} and on Crawl-v2 "
-        f"{pm(*two)} (true crawl score, seeds {seeds[0]}-{seeds[-1]}: {per_seed}); "
-        f"Crawl-v2 minus Crawl-v1, paired by seed: {pm(diff, half)}, so {outcome}.\n"
-    )
+    if not (RESULTS / "demo-version.json").exists():
+        return "*Not measured yet*: `results/demo-version.json` does not exist.\n"
+    results = study("demo-version")
+    reference = results["reference"]
+    rows = []
+    for name, row in results["variants"].items():
+        task = {**row["task"], "score": row}
+
+        def paired(key: str, scale: float, digits: int, name: str = name, task=task) -> str:
+            if name == reference:
+                return "(reference)"
+            return pm(task[key]["vs_reference"], task[key]["vs_reference_ci95"], digits, scale)
+
+        rows.append(
+            [
+                f"`{name}`" + (" (the demo's)" if DEMO_ENV_ID.endswith(name) else ""),
+                len(row["seeds"]),
+                pm(row["score"], row["score_ci95"]),
+                paired("score", 1.0, 3),
+                pm(row["normalised"], row["normalised_ci95"], 2),
+                pm(task["job_done"]["mean"], task["job_done"]["ci95"], 1, 100),
+                paired("job_done", 100, 1),
+                pm(task["valid_items"]["mean"], task["valid_items"]["ci95"], 1),
+                paired("valid_items", 1.0, 1),
+                pm(*(task["time_per_valid_item_ms"][k] for k in ("mean", "ci95")), 2, 1e-3),
+                beats_cell(row),
+            ]
+        )
+    headers = [
+        "trained on",
+        "seeds",
+        "true crawl score",
+        f"vs `{reference}`",
+        "normalised",
+        "job done %",
+        f"vs `{reference}`",
+        "valid items",
+        f"vs `{reference}`",
+        "s per valid item",
+        "beats heuristic and best fixed on every seed",
+    ]
+    return study_caption(results) + table(headers, rows)
 
 
 def demo_table() -> str:

@@ -48,7 +48,7 @@ def main() -> int:
         list(results["variants"]),
         curves(),
         IMAGES / "ablation_curves.png",
-        ylabel="true crawl score (evaluations during training, mean over seeds)",
+        ylabel="true crawl score (evaluations, mean of seeds)",
         baselines={"heuristic, same episodes": bar} if bar is not None else None,
     )
     print(f"wrote {IMAGES}/ablation_trade_off.png, ablation_curves.png")

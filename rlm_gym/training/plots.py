@@ -33,6 +33,13 @@ def _pyplot():
     return plt
 
 
+def _color(index: int) -> Any:
+    """A distinct colour for up to 20 series (matplotlib's tab20, dark shades first)."""
+    import matplotlib
+
+    return matplotlib.colormaps["tab20"]((2 * index) % 20 + (index // 10) % 2)
+
+
 def _save(plt: Any, fig: Any, path: str | Path) -> Path:
     """Lay out, write (creating the directory) and close a figure; returns the path."""
     fig.tight_layout()
@@ -167,7 +174,7 @@ def plot_ablation_curves(
             for step, score in curve:
                 by_step.setdefault(int(step), []).append(score)
         steps = sorted(by_step)
-        ax.plot(steps, [np.mean(by_step[s]) for s in steps], label=variant, color=f"C{i % 10}")
+        ax.plot(steps, [np.mean(by_step[s]) for s in steps], label=variant, color=_color(i))
     for label, score in (baselines or {}).items():
         ax.axhline(score, color="k", ls=":", label=f"{label} ({score:.3f})")
     ax.set_xlabel("timesteps")
@@ -210,7 +217,7 @@ def plot_trade_off(
             fmt="o" if highlight else "s",
             ms=7 if highlight else 5,
             capsize=3,
-            color=f"C{i % 10}",
+            color=_color(i),
             label=point["label"],
         )
         ax.annotate(
