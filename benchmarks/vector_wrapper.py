@@ -7,7 +7,9 @@ Three measurements, each timed in one process with interleaved repetitions (medi
   bare replay, so the inner env's own time drops out (goal ≤ 0.3 µs at 64, ≤ 0.05 µs at 1,024);
 * **in place** over ``SyncVectorEnv`` CartPole x64: wrapped minus bare (goal ≤ 0.5 µs);
 * **per-env wrapping** for comparison: a ``SyncVectorEnv`` of ``RewardPolicyWrapper``-wrapped
-  CartPoles x64 minus the bare ``SyncVectorEnv``.
+  CartPoles x64 minus the bare ``SyncVectorEnv``;
+* **over EnvPool** (when ``envpool`` is installed, e.g. in the clients venv): EnvPool's CartPole
+  x64 (``env_type="gymnasium"``) wrapped, over bare, as a ratio (goal ≤ 1.2x).
 
 The policy is a built-in (``default``) on generic results. Every figure is µs of CPU per
 sub-env step; the ratios are the figure over its goal.
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,7 @@ from _common import clock, interleaved_samples, print_table, save_results
 from rlm_gym import RewardPolicyWrapper, VectorRewardPolicyWrapper
 
 GOALS = {"own_64": 0.3, "own_1024": 0.05, "in_place_64": 0.5}
+ENVPOOL_GOAL = 1.2
 
 
 class RecordedVectorEnv(VectorEnv):
@@ -103,6 +107,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         [lambda: RewardPolicyWrapper(gym.make("CartPole-v1"), args.policy)] * 64
     )
     variants["per_env_sync_64"] = stepper(per_env, actions, args.steps)
+    pools = envpools(64)
+    if pools is not None:
+        pool_actions = [np.asarray(a) for a in actions]
+        with warnings.catch_warnings():  # EnvPool's seed is fixed at make(); reset's is ignored
+            warnings.filterwarnings("ignore", "EnvPool seeds are fixed")
+            variants["envpool_64"] = stepper(pools[0], pool_actions, args.steps)
+            wrapped_pool = VectorRewardPolicyWrapper(pools[1], args.policy)
+            variants["wrapped_envpool_64"] = stepper(wrapped_pool, pool_actions, args.steps)
     samples = interleaved_samples(variants, args.repetitions)
 
     def added(name: str, base: str) -> float:
@@ -116,6 +128,29 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "own_1024": added("wrapped_replay_1024", "replay_1024"),
         "in_place_64": added("wrapped_sync_64", "sync_64"),
         "per_env_64": added("per_env_sync_64", "sync_64"),
+        **(envpool_ratio(samples) if pools is not None else {}),
+    }
+
+
+def envpools(n: int) -> tuple[Any, Any] | None:
+    """Two EnvPool CartPole x``n`` (gymnasium API), or None when envpool is not installed."""
+    try:
+        import envpool
+    except ImportError:
+        return None
+    return tuple(
+        envpool.make("CartPole-v1", env_type="gymnasium", num_envs=n, seed=0) for _ in range(2)
+    )
+
+
+def envpool_ratio(samples: dict[str, list[float]]) -> dict[str, float]:
+    """Wrapped over bare EnvPool: the median of the paired ratios, and the µs added."""
+    pairs = list(zip(samples["wrapped_envpool_64"], samples["envpool_64"], strict=True))
+    ratio = statistics.median(a / b for a, b in pairs)
+    return {
+        "envpool_64_ratio": ratio,
+        "envpool_64_ratio_vs_goal": ratio / ENVPOOL_GOAL,
+        "envpool_64_added": statistics.median(a - b for a, b in pairs),
     }
 
 
@@ -142,6 +177,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ]
         )
     payload["per_env_vs_in_place"] = payload["per_env_64"] / max(payload["in_place_64"], 1e-9)
+    if "envpool_64_ratio" in payload:
+        rows.append(
+            [
+                "EnvPool x64: wrapped / bare",
+                f"{payload['envpool_64_added']:.3f}",
+                f"{ENVPOOL_GOAL:.2f}x",
+                f"{payload['envpool_64_ratio']:.2f}x",
+            ]
+        )
     print(
         f"VectorRewardPolicyWrapper ({args.policy}), µs of CPU added per sub-env step, "
         f"medians of {args.repetitions} interleaved paired repetitions"
@@ -152,6 +196,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"bare SyncVectorEnv CartPole x64: {bare['sync_64']:.3f} µs/sub-env step; "
         f"per-env wrapping adds {payload['per_env_vs_in_place']:.1f}x the vector wrapper's cost"
     )
+    if "envpool_64" in bare:
+        print(f"bare EnvPool CartPole x64: {bare['envpool_64']:.3f} µs/sub-env step")
+    else:
+        print("EnvPool not installed: its row is skipped (`pip install envpool==1.2.5`)")
     if not args.no_save:
         save_results("vector_wrapper", payload)
     return payload
