@@ -24,7 +24,7 @@ MEASURE_LABELS = {
 }
 
 
-def _ablation(name: str = "ablation") -> dict[str, Any] | None:
+def ablation_results(name: str = "ablation") -> dict[str, Any] | None:
     return study(name) if (RESULTS / f"{name}.json").exists() else None
 
 
@@ -55,7 +55,7 @@ def _steps_cell(row: dict[str, Any]) -> str:
 
 def ablation_study(name: str = "ablation") -> str:
     """Two tables: the true crawl score and the task outcome of every variant."""
-    results = _ablation(name)
+    results = ablation_results(name)
     if results is None:
         return _not_measured(name)
     variants = results["variants"]
@@ -172,7 +172,7 @@ def ablation_long_verdict() -> str:
 
 def ablation_verdict(name: str = "ablation") -> str:
     """One generated sentence per question of the study (issue 20's goal and moonshot)."""
-    results = _ablation(name)
+    results = ablation_results(name)
     if results is None:
         return _not_measured(name)
     variants = results["variants"]
@@ -241,7 +241,7 @@ def _moonshot(results: dict[str, Any]) -> str:
 
 def trade_off_points() -> list[dict[str, Any]]:
     """One point per variant: time per valid item (s) against job done (%), with CIs."""
-    results = _ablation()
+    results = ablation_results()
     if results is None:
         return []
     points = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from ablation_blocks import _ablation, trade_off_points
+from ablation_blocks import ablation_results, trade_off_points
 from block_tools import ROOT
 
 IMAGES = ROOT / "docs" / "img"
@@ -24,7 +24,7 @@ IMAGES = ROOT / "docs" / "img"
 
 def curves() -> dict[tuple[str, int], list[tuple[int, float]]]:
     """(variant, seed) -> the (timestep, true score) evaluations during training."""
-    results = _ablation()
+    results = ablation_results()
     if results is None:
         return {}
     return {
@@ -38,7 +38,7 @@ def curves() -> dict[tuple[str, int], list[tuple[int, float]]]:
 def main() -> int:
     from rlm_gym.training.plots import plot_ablation_curves, plot_trade_off
 
-    results = _ablation()
+    results = ablation_results()
     if results is None:
         print("results/ablation.json does not exist: nothing to draw", file=sys.stderr)
         return 0

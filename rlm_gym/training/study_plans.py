@@ -144,6 +144,17 @@ def _ablation_variants(curricula: bool) -> dict[str, dict[str, Any]]:
     return variants
 
 
+def _crawl_v2_ablation() -> dict[str, Any]:
+    """What the Crawl-v2 ablations share: env, reference, pairing, PPO settings, curves."""
+    return {
+        "env_id": CRAWL_V2_ENV_ID,
+        "reference": "binary",
+        "compare_to": ("full",),
+        "hyperparams": {**STUDY_HYPERPARAMS, **_LONG_HORIZON},
+        "curve_eval": dict(_CURVE_EVAL),
+    }
+
+
 _ABLATION_QUESTION = (
     "Does the multi-dimensional crawl reward train better crawlers than the binary success "
     "reward at equal budget, and which components carry it?"
@@ -179,13 +190,9 @@ STUDIES: dict[str, Study] = {
                 "operator sees as well as the true crawl score; with two curricula."
             ),
             variants=_ablation_variants(curricula=True),
-            reference="binary",
-            compare_to=("full",),
-            hyperparams={**STUDY_HYPERPARAMS, **_LONG_HORIZON},
             seeds=(0, 1, 2, 3, 4),
             total_timesteps=300_000,
-            env_id=CRAWL_V2_ENV_ID,
-            curve_eval=dict(_CURVE_EVAL),
+            **_crawl_v2_ablation(),
         ),
         # Has the ablation converged at 300k steps? Its curves still rise for the leaders, so
         # the variants that decide its verdicts again at twice the budget.
@@ -193,19 +200,15 @@ STUDIES: dict[str, Study] = {
             name="ablation-600k",
             question=(
                 "Do the Crawl-v2 ablation's answers hold at twice the budget (600k steps), "
-                "where the learning curves have flattened?"
+                "where the learning curves are further along?"
             ),
             variants={
                 name: settings
                 for name, settings in _ablation_variants(curricula=True).items()
                 if name in ("full", "binary", "graded", "no_efficiency", "curriculum_efficiency")
             },
-            reference="binary",
-            compare_to=("full",),
-            hyperparams={**STUDY_HYPERPARAMS, **_LONG_HORIZON},
             total_timesteps=600_000,
-            env_id=CRAWL_V2_ENV_ID,
-            curve_eval=dict(_CURVE_EVAL),
+            **_crawl_v2_ablation(),
         ),
         Study(
             name="demo-version",
