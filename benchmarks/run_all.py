@@ -20,6 +20,7 @@ BENCHMARKS = (
     ("import_time.py", []),
     ("wrapper_overhead.py", []),
     ("vector_wrapper.py", []),
+    ("training_wrapping.py", []),
     ("crawl_env_throughput.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),

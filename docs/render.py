@@ -41,7 +41,7 @@ from real_data_blocks import (
     real_data_groups,
 )
 from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
-from vector_blocks import vector_wrapper
+from vector_blocks import training_wrapping, vector_wrapper
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
@@ -243,6 +243,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ablation_long_verdict": ablation_long_verdict,
     "demo_version": demo_version,
     "vector_wrapper": vector_wrapper,
+    "training_wrapping": training_wrapping,
 }
 
 

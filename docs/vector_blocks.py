@@ -55,3 +55,24 @@ def vector_wrapper() -> str:
     lines = ["| what | measured | goal |", "|---|---|---|"]
     lines += [f"| {what} | {measured} | {goal} |" for what, measured, goal in rows]
     return "\n".join(lines) + "\n"
+
+
+def training_wrapping() -> str:
+    """``rlm-gym train``'s two reward wrappings (``benchmarks/training_wrapping.py``)."""
+    section = json.loads(BENCHMARKS.read_text(encoding="utf-8")).get("training_wrapping")
+    if section is None:
+        return "Not measured yet: run `python benchmarks/training_wrapping.py`.\n"
+    lines = [
+        "| env, policy | envs | stepping: per env / vector (µs per env step) | vector / per env "
+        f"| {section['train_steps']:,}-step PPO run: per env / vector (CPU s) | vector / per env |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in section["rows"]:
+        lines.append(
+            f"| `{row['env_id']}`, `{row['policy']}` | {row['n_envs']} "
+            f"| {row['step_per_env']:.1f} / {row['step_vector']:.1f} "
+            f"| **{row['step_ratio']:.2f}x** "
+            f"| {row['train_per_env']:.2f} / {row['train_vector']:.2f} "
+            f"| **{row['train_ratio']:.2f}x** |"
+        )
+    return "\n".join(lines) + "\n"

@@ -31,6 +31,7 @@ from rlm_gym.cli.options import (
     split_names,
 )
 from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.training.env_factory import REWARD_WRAPPINGS
 
 __all__ = ["DEFAULT_RECIPE_NOTE", "RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
 
@@ -58,6 +59,7 @@ RUN_FLAGS: tuple[str, ...] = (
     "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
     "hyperparams", "env_kwarg", "shaping", "vec_env", "log_dir", "algo", "checkpoint_freq",
     "eval_freq", "eval_episodes", "reward_schedule", "reward_schedule_interpolation",
+    "reward_wrapping",
 )  # fmt: skip
 """``train`` flags that define a run; ``--resume`` takes them from the run's config.json instead."""
 
@@ -200,6 +202,7 @@ def _train(
         env_kwargs=parse_assignments(args.env_kwarg, "--env-kwarg"),
         shaping=crawl_potential if args.shaping == "crawl" else args.shaping,
         vec_env=settings["vec_env"],
+        reward_wrapping=args.reward_wrapping or "auto",
         progress_bar=not args.quiet,
         **optional,
     )
@@ -313,6 +316,13 @@ def register(subparsers: Any) -> None:
         help="potential-based shaping: 'crawl' (the crawl score so far) or an env method name",
     )
     train.add_argument("--vec-env", choices=("dummy", "subproc"), default=None)
+    train.add_argument(
+        "--reward-wrapping",
+        choices=REWARD_WRAPPINGS,
+        default=None,
+        help="the reward policy in each env (per_env) or over the vector env (vector); "
+        "default auto: vector for --vec-env dummy without --shaping (same rewards)",
+    )
     train.add_argument(
         "--log-dir",
         default=None,

@@ -15,10 +15,19 @@ from typing import Any
 
 import gymnasium as gym
 
+from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import RewardPolicy
 from rlm_gym.wrappers import RewardPolicyWrapper, WeightSchedule
 
-__all__ = ["PROBE_STEPS", "check_policy_fits", "crawl_potential", "make_bare_env", "make_env"]
+__all__ = [
+    "PROBE_STEPS",
+    "REWARD_WRAPPINGS",
+    "check_policy_fits",
+    "crawl_potential",
+    "make_bare_env",
+    "make_env",
+    "resolve_reward_wrapping",
+]
 
 # Steps of the random-action episode `check_policy_fits` plays before training starts.
 PROBE_STEPS = 200
@@ -133,3 +142,37 @@ def check_policy_fits(factory: Callable[[], gym.Env], policy: str, env_id: str) 
     finally:
         env.close()
     return masks
+
+
+#: ``RunConfig.reward_wrapping`` values (``--reward-wrapping``).
+REWARD_WRAPPINGS: tuple[str, ...] = ("auto", "vector", "per_env")
+
+
+def resolve_reward_wrapping(requested: str, shaping: Any, vec_env: str) -> str:
+    """The path a run takes: ``"vector"`` or ``"per_env"`` (``"auto"`` decided as
+    ``rlm_gym.training.vec_envs`` says: vector for one-process runs without shaping).
+
+    Raises:
+        ValueError: An unknown name, or ``"vector"`` with potential shaping (it wraps each
+            env: only ``"per_env"`` can shape).
+
+    Example:
+        >>> resolve_reward_wrapping("auto", None, "dummy")
+        'vector'
+        >>> resolve_reward_wrapping("auto", "potential", "dummy")
+        'per_env'
+        >>> resolve_reward_wrapping("vectors", None, "dummy")
+        Traceback (most recent call last):
+        ...
+        ValueError: Unknown reward_wrapping 'vectors'. Did you mean 'vector'? Available: 'auto', 'vector', 'per_env'
+    """  # noqa: E501
+    if requested not in REWARD_WRAPPINGS:
+        raise unknown_name_error("reward_wrapping", requested, REWARD_WRAPPINGS)
+    if requested == "vector" and shaping is not None:
+        raise ValueError(
+            "`reward_wrapping='vector'` cannot shape: potential shaping wraps each env "
+            f"(shaping={shaping!r}). Use reward_wrapping='per_env' (or 'auto', which picks it)"
+        )
+    if requested != "auto":
+        return requested
+    return "vector" if shaping is None and vec_env == "dummy" else "per_env"

@@ -20,6 +20,7 @@ import gymnasium as gym
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import RewardPolicy
+from rlm_gym.training.env_factory import resolve_reward_wrapping
 from rlm_gym.training.hyperparams import check_hyperparams, parse_policy_kwargs
 from rlm_gym.training.models import ALGORITHMS
 from rlm_gym.wrappers.schedule import WeightSchedule
@@ -104,6 +105,14 @@ class RunConfig:
         shaping: Add potential-based shaping with this potential (``"potential"`` calls the
             env's ``potential()``; or a module-level callable ``potential(env) -> float``).
         vec_env: ``"dummy"`` (one process; fastest for a cheap env) or ``"subproc"``.
+        reward_wrapping: How the reward policy wraps the envs: ``"per_env"`` (a
+            ``RewardPolicyWrapper`` in each env), ``"vector"`` (one ``VecRewardPolicyWrapper``
+            over the vector env) or ``"auto"``: ``"vector"`` for ``dummy`` runs without
+            shaping, else ``"per_env"`` (``rlm_gym.training.vec_envs``). Both give the same
+            rewards for the same seed (with a ``reward_schedule`` the vector path's clock is
+            ``num_timesteps`` at every step, per-env wrappers' is set at each rollout start,
+            SPEC 9.2). Once built, the path that runs (``config.json``
+            records it; a run recorded without one trained ``"per_env"``).
         torch_threads: ``torch.set_num_threads`` value (1: two threads measured 3x slower on
             2 cores for these small networks); None leaves torch alone.
         progress_bar: Show progress on stderr: SB3's bar when ``tqdm`` and ``rich`` are
@@ -146,6 +155,7 @@ class RunConfig:
     env_kwargs: Mapping[str, Any] | None = None
     shaping: Shaping = None
     vec_env: str = "dummy"
+    reward_wrapping: str = "auto"
     torch_threads: int | None = 1
     progress_bar: bool = True
     tensorboard: bool = True
@@ -176,6 +186,9 @@ class RunConfig:
         # Frozen: the normalised values are set once, here.
         normalised = {
             "reward_schedule": schedule,
+            "reward_wrapping": resolve_reward_wrapping(
+                self.reward_wrapping, self.shaping, self.vec_env
+            ),
             "hyperparams": _jsonable(
                 _resolve_hyperparams(overrides, self.total_timesteps, self.n_envs)
             ),
@@ -222,6 +235,7 @@ class RunConfig:
                 "env_kwargs": dict(self.env_kwargs or {}),
                 "shaping": _shaping_name(self.shaping),
                 "vec_env": self.vec_env,
+                "reward_wrapping": self.reward_wrapping,
                 "torch_threads": self.torch_threads,
                 "tensorboard": bool(self.tensorboard),
                 "checkpoint_freq": int(self.checkpoint_freq),
@@ -270,6 +284,7 @@ class RunConfig:
             env_kwargs=record.get("env_kwargs") or None,
             shaping=_shaping_from_name(record.get("shaping")),
             vec_env="subproc" if record.get("vec_env") == "subproc" else "dummy",
+            reward_wrapping=record.get("reward_wrapping", "per_env"),
             torch_threads=record.get("torch_threads"),
             progress_bar=progress_bar,
             tensorboard=record.get("tensorboard", True),

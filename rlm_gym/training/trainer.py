@@ -1,8 +1,9 @@
 """``train`` / ``resume``: PPO / MaskablePPO against a reward policy, in runs that never lose work.
 
-The envs are ``make_vec_env`` of the run's training env (``env_factory.make_env``: the env
-inside a ``RewardPolicyWrapper``, optionally shaped), so SB3's ``Monitor`` records the reward
-the agent learns from and ``info["env_reward"]`` keeps the env's own reward for the true score.
+The envs are SB3's vector env of the run's env with the reward policy in it, per env or over
+the whole vector env (``vec_envs``: same rewards either way), so SB3's monitor records the
+reward the agent learns from and ``info["env_reward"]`` keeps the env's own reward for the
+true score.
 
 With a ``log_dir`` every run gets its own directory (``runs.unique_run_dir``: an existing,
 non-empty directory is never reused, a ``-2``, ``-3`` ... suffix is added), files are written
@@ -21,7 +22,6 @@ import time
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ import gymnasium as gym
 
 from rlm_gym.policies import RewardPolicy
 from rlm_gym.training._deps import require
-from rlm_gym.training.env_factory import check_policy_fits, make_env
+from rlm_gym.training.env_factory import check_policy_fits
 from rlm_gym.training.models import algorithm_class, choose_algo, load_model, model_kwargs
 from rlm_gym.training.run_config import RunConfig
 from rlm_gym.training.run_recorder import RunRecorder, run_metrics
@@ -44,6 +44,7 @@ from rlm_gym.training.runs import (
     read_run_config,
     unique_run_dir,
 )
+from rlm_gym.training.vec_envs import make_training_vec_env, per_env_factory
 
 __all__ = ["TrainResult", "TrainingInterrupted", "resume", "train"]
 
@@ -121,7 +122,7 @@ def train(
     require("torch", "stable_baselines3")
     if config.algo is not None:
         algorithm_class(config.algo)
-    factory = _env_factory(config)
+    factory = per_env_factory(config)
     # Fail fast (unknown policy/component/env id, a policy that does not fit) before any
     # directory or worker exists.
     masks = check_policy_fits(factory, config.policy_name, config.env_id)
@@ -197,7 +198,7 @@ def resume(run_dir: str | Path, *, progress_bar: bool = True, verbose: int = 0) 
             (run_dir / BEST_MODEL_FILE).unlink()
         record["best"] = None
     record["timesteps_done"] = done
-    factory = _env_factory(config, done)
+    factory = per_env_factory(config, done)
     return _learn(config, run_dir, record, factory, model, episodes, evaluations)
 
 
@@ -218,24 +219,6 @@ def _check_resumable(run_dir: Path, record: Mapping[str, Any]) -> None:
         )
 
 
-def _env_factory(config: RunConfig, done: int = 0) -> Callable[[], gym.Env]:
-    """The run's training env as a picklable factory (one call per vectorised env); a
-    schedule's clock starts at ``done``, the steps already trained."""
-    return partial(
-        make_env,
-        config.env_id,
-        config.policy,
-        config.config,
-        config.disable,
-        config.weights,
-        config.env_kwargs,
-        config.shaping,
-        config.shaping_gamma,
-        config.reward_schedule,
-        done,
-    )
-
-
 def _learn(
     config: RunConfig,
     run_dir: Path | None,
@@ -245,9 +228,6 @@ def _learn(
     episodes: list[dict[str, Any]],
     evaluations: list[dict[str, Any]],
 ) -> TrainResult:
-    from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
     from rlm_gym.training.callbacks import RewardComponentsCallback
     from rlm_gym.training.lifecycle import (
         RunCallback,
@@ -264,16 +244,7 @@ def _learn(
         torch.set_num_threads(int(config.torch_threads))
     total = config.total_timesteps
     done = int(model.num_timesteps) if model is not None else 0
-    vec_cls, vec_kwargs = DummyVecEnv, {}
-    if config.vec_env == "subproc":
-        vec_cls, vec_kwargs = SubprocVecEnv, {"start_method": "forkserver"}
-    envs = make_vec_env(
-        factory,
-        n_envs=config.n_envs,
-        seed=config.seed + done,
-        vec_env_cls=vec_cls,
-        vec_env_kwargs=vec_kwargs,
-    )
+    envs = make_training_vec_env(config, config.seed + done, done)
     if model is None:
         model = algo_cls(
             "MlpPolicy",

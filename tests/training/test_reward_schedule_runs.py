@@ -50,7 +50,8 @@ def test_a_run_records_its_schedule_and_logs_the_scheduled_weights(tmp_path):
     assert logged[-1][1] < logged[0][1] == 1.0
 
 
-def test_resume_continues_with_the_schedule_where_it_stopped(tmp_path, monkeypatch):
+@pytest.mark.parametrize("wrapping", ["per_env", "vector"])
+def test_resume_continues_with_the_schedule_where_it_stopped(tmp_path, monkeypatch, wrapping):
     original = lifecycle.RunCallback._on_step
 
     def interrupt_once(self):
@@ -66,6 +67,7 @@ def test_resume_continues_with_the_schedule_where_it_stopped(tmp_path, monkeypat
             log_dir=tmp_path / "run",
             reward_schedule=SCHEDULE,
             checkpoint_freq=ROLLOUT,
+            reward_wrapping=wrapping,
             **TINY,
         )
     run_dir = raised.value.run_dir
@@ -76,6 +78,7 @@ def test_resume_continues_with_the_schedule_where_it_stopped(tmp_path, monkeypat
     config = read_run_config(run_dir)
     assert config["status"] == "finished"
     assert config["reward_schedule"] == SCHEDULE.to_dict()
+    assert config["reward_wrapping"] == wrapping
     logged = _logged_weights(run_dir)
     after = [(step, weight) for step, weight in logged if step > stopped_at]
     assert after and [w for _, w in after] == pytest.approx(_expected(after))

@@ -1,0 +1,114 @@
+"""A run's training vector env: a reward wrapper per env, or one over the whole vector env.
+
+Two ways to put the reward policy into SB3's vector env give the same rewards, info keys and
+episodes for the same seed (``tests/training/test_vec_envs.py`` trains both and compares the
+models):
+
+* ``"per_env"``: ``make_vec_env`` of ``RewardPolicyWrapper(env)`` (``env_factory.make_env``),
+  each in SB3's ``Monitor``. Potential shaping wraps each env, so a shaped run takes this path.
+* ``"vector"``: SB3's vector env of bare envs, inside one ``VecRewardPolicyWrapper`` that
+  scores all of them (a built-in policy in one numpy pass), inside ``VecMonitor``.
+
+``"auto"`` (the default; ``env_factory.resolve_reward_wrapping``) picks ``"vector"`` for
+one-process (``dummy``) runs without shaping, ``"per_env"`` otherwise: with ``subproc`` the
+per-env wrappers score inside the worker processes, in parallel, where one vector wrapper would
+score in the main process.
+``benchmarks/training_wrapping.py`` measures both paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import gymnasium as gym
+
+from rlm_gym.training.env_factory import make_bare_env, make_env
+
+if TYPE_CHECKING:  # run_config imports env_factory, never this module
+    from rlm_gym.training.run_config import RunConfig
+
+__all__ = ["make_training_vec_env", "per_env_factory"]
+
+
+def _seeded_bare_env(env_id: str, env_kwargs: Any, seed: int | None) -> gym.Env:
+    """A bare sub-env, its action space seeded as ``make_vec_env`` seeds a sub-env's."""
+    env = make_bare_env(env_id, env_kwargs)
+    if seed is not None:
+        env.action_space.seed(seed)
+    return env
+
+
+def per_env_factory(config: RunConfig, done: int = 0) -> Callable[[], gym.Env]:
+    """The run's per-env training env as a picklable factory (one call per env); a
+    schedule's clock starts at ``done``, the steps already trained.
+
+    Example:
+        >>> from rlm_gym.training.run_config import RunConfig
+        >>> per_env_factory(RunConfig("CartPole-v1", "lenient"))().component_names[0]
+        'attempt'
+    """
+    return partial(
+        make_env,
+        config.env_id,
+        config.policy,
+        config.config,
+        config.disable,
+        config.weights,
+        config.env_kwargs,
+        config.shaping,
+        config.shaping_gamma,
+        config.reward_schedule,
+        done,
+    )
+
+
+def make_training_vec_env(config: RunConfig, seed: int, done: int = 0) -> Any:
+    """The SB3 vector env ``config`` trains on (``config.reward_wrapping``'s path).
+
+    Args:
+        config: The run (``reward_wrapping`` already resolved).
+        seed: Seeds the envs: sub-env ``i`` gets ``seed + i`` (as ``make_vec_env``).
+        done: Steps already trained (a schedule's clock starts there).
+
+    Example:
+        >>> from rlm_gym.training.run_config import RunConfig
+        >>> config = RunConfig("CartPole-v1", "lenient", n_envs=2, reward_wrapping="vector")
+        >>> venv = make_training_vec_env(config, seed=0)
+        >>> type(venv).__name__, type(venv.venv).__name__
+        ('VecMonitor', 'VecRewardPolicyWrapper')
+    """
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    vec_cls, vec_kwargs = DummyVecEnv, {}
+    if config.vec_env == "subproc":
+        vec_cls, vec_kwargs = SubprocVecEnv, {"start_method": "forkserver"}
+    if config.reward_wrapping == "per_env":
+        return make_vec_env(
+            per_env_factory(config, done),
+            n_envs=config.n_envs,
+            seed=seed,
+            vec_env_cls=vec_cls,
+            vec_env_kwargs=vec_kwargs,
+        )
+    from rlm_gym.wrappers.vec_sb3 import VecRewardPolicyWrapper
+
+    bare = [
+        partial(_seeded_bare_env, config.env_id, config.env_kwargs, seed + rank)
+        for rank in range(config.n_envs)
+    ]
+    venv = vec_cls(bare, **vec_kwargs)
+    venv.seed(seed)  # the first reset's seeds, as make_vec_env
+    venv = VecRewardPolicyWrapper(
+        venv,
+        config.policy,
+        config=dict(config.config) if config.config is not None else None,
+        disable=tuple(config.disable),
+        weights=dict(config.weights) if config.weights is not None else None,
+        schedule=config.reward_schedule,
+    )
+    if config.reward_schedule is not None and done:
+        venv.set_schedule_step(done)
+    return VecMonitor(venv)

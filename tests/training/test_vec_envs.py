@@ -1,0 +1,77 @@
+"""The two reward wrappings of a training run: same seed, same rewards, same trained model.
+
+(With a reward schedule the two differ by design, SPEC 9.2: the vector wrapper's clock is
+``num_timesteps`` at every step, a per-env wrapper's is set at each rollout start and counts
+its own steps in between; ``test_reward_schedule_runs`` covers schedules on both paths.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("stable_baselines3")
+
+from rlm_gym.envs import CRAWL_V2_ENV_ID
+from rlm_gym.training.env_factory import resolve_reward_wrapping
+from rlm_gym.training.run_config import RunConfig
+from rlm_gym.training.trainer import train
+
+pytestmark = pytest.mark.slow
+TINY = {"n_envs": 3, "progress_bar": False, "tensorboard": False, "n_eval_episodes": 0}
+
+
+def _parameters(model) -> np.ndarray:
+    return np.concatenate([p.detach().numpy().ravel() for p in model.policy.parameters()])
+
+
+def _episodes(result) -> list[tuple]:
+    keys = ("timestep", "shaped_return", "true_score", "length")
+    return [tuple(episode.get(key) for key in keys) for episode in result.episodes]
+
+
+@pytest.mark.parametrize(
+    ("env_id", "policy", "settings"),
+    [
+        ("CartPole-v1", "lenient", {"disable": ("success",)}),
+        (CRAWL_V2_ENV_ID, "crawl", {"config": {"efficiency_errors": "graded"}}),
+    ],
+)
+def test_vector_and_per_env_wrapping_train_the_same_agent(env_id, policy, settings):
+    runs = {
+        wrapping: train(
+            env_id,
+            policy,
+            total_timesteps=600,
+            reward_wrapping=wrapping,
+            **{**TINY, **settings},
+        )
+        for wrapping in ("per_env", "vector")
+    }
+    per_env, vector = runs["per_env"], runs["vector"]
+    assert per_env.config["reward_wrapping"] == "per_env"
+    assert vector.config["reward_wrapping"] == "vector"
+    assert len(per_env.episodes) > 3
+    assert _episodes(vector) == _episodes(per_env)
+    np.testing.assert_array_equal(_parameters(vector.model), _parameters(per_env.model))
+
+
+def test_auto_picks_vector_for_one_process_unshaped_runs_and_says_so():
+    assert RunConfig("CartPole-v1", "lenient").reward_wrapping == "vector"
+    assert RunConfig("CartPole-v1", "lenient", vec_env="subproc").reward_wrapping == "per_env"
+    shaped = RunConfig(CRAWL_V2_ENV_ID, "crawl", shaping="potential")
+    assert shaped.reward_wrapping == "per_env"
+    assert RunConfig("CartPole-v1", "lenient").to_json()["reward_wrapping"] == "vector"
+
+
+def test_vector_wrapping_refuses_shaping_and_unknown_names_with_the_choices():
+    with pytest.raises(ValueError, match=r"cannot shape.*'per_env'"):
+        resolve_reward_wrapping("vector", "potential", "dummy")
+    with pytest.raises(ValueError, match=r"Did you mean 'per_env'.*'auto', 'vector', 'per_env'"):
+        RunConfig("CartPole-v1", "lenient", reward_wrapping="per-env")
+
+
+def test_a_run_without_a_recorded_wrapping_resumes_per_env_as_it_trained():
+    record = RunConfig("CartPole-v1", "lenient", algo="ppo").to_json()
+    del record["reward_wrapping"]
+    assert RunConfig.from_json(record).reward_wrapping == "per_env"
