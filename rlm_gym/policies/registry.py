@@ -10,7 +10,12 @@ from typing import Any, ClassVar, TypeVar
 from rlm_gym._validation import did_you_mean, unknown_name_error
 from rlm_gym.policies.base import RewardPolicy
 
-__all__ = ["PolicyRegistry", "ENTRY_POINT_GROUP", "DEFAULT_REWARD_POLICY"]
+__all__ = [
+    "PolicyRegistry",
+    "ENTRY_POINT_GROUP",
+    "DEFAULT_REWARD_POLICY",
+    "resolve_reward_policy",
+]
 
 ENTRY_POINT_GROUP = "rlm_gym.reward_policies"
 DEFAULT_REWARD_POLICY = "default"
@@ -275,6 +280,31 @@ class PolicyRegistry:
                 continue
             cls.register_reward(entry_point.name)(entry_point.load())
         cls._entry_points_loaded = True
+
+
+def resolve_reward_policy(
+    policy: str | RewardPolicy, config: Mapping[str, Any] | None = None
+) -> RewardPolicy:
+    """A wrapper's ``policy`` argument as an instance: a registered name (with ``config``)
+    built by :meth:`PolicyRegistry.get_reward`, or a ``RewardPolicy`` used as is.
+
+    Raises:
+        ValueError: An unknown name, or ``config`` with an instance.
+        TypeError: Neither a name nor a ``RewardPolicy``.
+    """
+    if isinstance(policy, RewardPolicy):
+        if config is not None:
+            raise ValueError(
+                "`config` only applies to a policy given by name; configure the "
+                f"{type(policy).__name__} instance directly"
+            )
+        return policy
+    if isinstance(policy, str):
+        return PolicyRegistry.get_reward(policy, config)
+    raise TypeError(
+        f"Expected `policy` to be a registered policy name or a RewardPolicy instance, "
+        f"got {type(policy).__name__} {policy!r}"
+    )
 
 
 def _qualified(policy_cls: type) -> str:

@@ -21,6 +21,7 @@ __all__ = [
     "checked_weights",
     "multipliers",
     "name_set",
+    "undeclared_error",
     "weighted_components",
 ]
 
@@ -144,3 +145,14 @@ def weighted_components(
     if not math.isfinite(value):
         raise ValueError(f"Policy '{policy_name}' returned a non-finite value {value}")
     return components, value
+
+
+def undeclared_error(
+    components: Mapping[str, float], names: tuple[str, ...], policy_name: str
+) -> ValueError:
+    """The error for a policy that emitted names not in its ``component_names``."""
+    undeclared = sorted(set(components) - set(names), key=str)
+    return ValueError(
+        f"Policy '{policy_name}' emitted component(s) {undeclared} that are not "
+        f"in its `component_names` {list(names)}"
+    )

@@ -9,7 +9,6 @@ from time import perf_counter
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
-import numpy as np
 from gymnasium.core import ActType, ObsType
 
 from rlm_gym._validation import unknown_name_error
@@ -18,7 +17,6 @@ from rlm_gym.policies import (
     ActionResult,
     History,
     PolicyContext,
-    PolicyRegistry,
     RewardPolicy,
 )
 from rlm_gym.policies.base import is_final
@@ -31,26 +29,34 @@ from rlm_gym.policies.info_keys import (
     REWARD_COMPONENTS_KEY,
     REWARD_POLICY_KEY,
     REWARD_WEIGHTS_KEY,
-    SCALAR_REWARD_KEY,
 )
-from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
+from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY, resolve_reward_policy
 from rlm_gym.wrappers.ablation import (
     check_component_names,
     check_schedule,
     checked_weights,
     multipliers,
     name_set,
+    undeclared_error,
     weighted_components,
 )
 from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import (
     SUM_IS_COMPENSATED,
+    calculate_is_additive,
     final_only_calculate,
     route_is_stale,
     scoring_route,
 )
 from rlm_gym.wrappers.step_result import step_from_info
-from rlm_gym.wrappers.vector_reward import check_reward_output, declare_on_base, reward_box
+from rlm_gym.wrappers.step_table import LazyHistoryContext, build_step_table
+from rlm_gym.wrappers.vector_reward import (
+    check_reward_output,
+    declare_on_base,
+    reward_box,
+    vector_reward,
+)
+from rlm_gym.wrappers.vector_table import settings_reader
 
 __all__ = ["RewardPolicyWrapper", "REWARD_MODES", "DEFAULT_REWARD_MODE"]
 
@@ -82,7 +88,8 @@ class RewardPolicyWrapper(
 
     Each scored step is appended to ``context.history`` as
     ``{"action": dict, "result": ActionResult, "reward": float}`` (rlm-code's form), of which
-    the last ``history_limit`` are kept: memory stays bounded however long the episode.
+    the last ``history_limit`` are kept: memory stays bounded however long the episode (a
+    built-in's generic step enters it on the next read: ``wrappers.step_table``).
     A non-finite inner reward (NaN, ±inf) raises ``ValueError``: it is a bug in the inner env,
     and passing it on would poison training.
 
@@ -160,7 +167,7 @@ class RewardPolicyWrapper(
         )
         gym.Wrapper.__init__(self, env)
 
-        self._policy = self._resolve_policy(policy, config)
+        self._policy = resolve_reward_policy(policy, config)
         self._policy_name = self._policy.name
         # Found once: the policy's class does not change.
         self._final_only_function = final_only_calculate(self._policy)
@@ -200,22 +207,6 @@ class RewardPolicyWrapper(
         self._episode_total = 0.0
 
     # -- configuration -------------------------------------------------------------------
-
-    @staticmethod
-    def _resolve_policy(policy: str | RewardPolicy, config: Mapping[str, Any] | None):
-        if isinstance(policy, RewardPolicy):
-            if config is not None:
-                raise ValueError(
-                    "`config` only applies to a policy given by name; configure the "
-                    f"{type(policy).__name__} instance directly"
-                )
-            return policy
-        if isinstance(policy, str):
-            return PolicyRegistry.get_reward(policy, config)
-        raise TypeError(
-            f"Expected `policy` to be a registered policy name or a RewardPolicy instance, "
-            f"got {type(policy).__name__} {policy!r}"
-        )
 
     @property
     def policy(self) -> RewardPolicy:
@@ -270,11 +261,6 @@ class RewardPolicyWrapper(
         self._fast_merge = not self._weights and self._policy.float_components
         self._rebuild_step_constants()
 
-    def _as_vector(self, info: dict[str, Any], scalar: float) -> np.ndarray:
-        info[SCALAR_REWARD_KEY] = scalar
-        components = info[REWARD_COMPONENTS_KEY]
-        return np.array([components[name] for name in self._names], dtype=np.float32)
-
     def set_schedule_step(self, step: int) -> None:
         """Set the schedule's clock (e.g. to the training step); this env's steps count on."""
         self._clock = int(step) - (self._context.step if self._context is not None else 0)
@@ -311,7 +297,15 @@ class RewardPolicyWrapper(
             final_only,
             # The value of a step `calculate` is skipped on: RewardSignal(0.0, {}) weighed.
             policy.clamp(0.0) if self._weights else 0.0,
+            # Generic steps looked up by success and finality (rlm_gym.wrappers.step_table).
+            build_step_table(
+                policy, self._zeros, self._score_by_calculate, self._task, self._max_steps
+            ),
         )
+        # What a reset compares to see whether the table still holds: the settings it was
+        # built with (None: no table).
+        self._table_reader = settings_reader(policy) if self._step_constants[-1] else None
+        self._table_key = self._table_reader(policy) if self._table_reader else None
 
     # -- episode loop --------------------------------------------------------------------
 
@@ -326,7 +320,7 @@ class RewardPolicyWrapper(
             self._scheduled = self._schedule.weights_at(self._clock)
             self._rebuild_weights()
         # Every field given (positionally: the dataclass __init__ then calls no factories).
-        self._context = PolicyContext(
+        self._context = LazyHistoryContext(
             self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
         )
         # A plain dict when every name is declared (pre-filled): the interpreter specialises
@@ -338,6 +332,11 @@ class RewardPolicyWrapper(
         if route_is_stale(self._policy, constants[0], constants[7], self._final_only_function):
             self._rebuild_step_constants()
         self._policy.on_episode_start(self._context)
+        reader = self._table_reader
+        if reader is not None and (
+            reader(self._policy) != self._table_key or not calculate_is_additive(self._policy)
+        ):
+            self._rebuild_step_constants()  # other settings read, or `calculate` patched
         return obs, info
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -365,6 +364,7 @@ class RewardPolicyWrapper(
             policy_name,
             final_only,
             zero_value,
+            table,
         ) = self._step_constants
 
         # 1. Step the inner env and check its reward.
@@ -382,7 +382,11 @@ class RewardPolicyWrapper(
 
         # 2. The step as an (action, ActionResult) pair: the env's, or a generic one.
         result = info.get(ACTION_RESULT_KEY)
-        if result is None:
+        row = None
+        if result is None and table is not None:
+            # A generic step of a table policy: looked up; its history entry waits for a read.
+            row = table[2 + (env_reward > 0.0) if terminated else env_reward > 0.0]
+        elif result is None:
             action_type = "final" if terminated else "step"
             # Fields valid by construction: no `__post_init__` checks on every step. `output`,
             # `error` and `tokens_used` read their defaults, which the dataclass keeps as
@@ -401,7 +405,15 @@ class RewardPolicyWrapper(
                 action_dict, result = step_from_info(info, result)
 
         # 3. Score it: the components (every declared name) and the value.
-        if score_components is not None:
+        if row is not None:
+            # The scoring of its kind, done once (rlm_gym.wrappers.step_table).
+            components, value, parts = row
+            components = components.copy()
+            sums = self._episode_sums
+            for name, part in parts:
+                sums[name] += part
+            context.pending.append((action, terminated, env_reward, duration, value))
+        elif score_components is not None:
             emitted = score_components(action_dict, result, context)
             # One pass fills the components, adds the step into the episode sums and totals
             # the value. The sums of a policy with declared names are pre-filled with exactly
@@ -418,7 +430,7 @@ class RewardPolicyWrapper(
                     components[name] = part
                     value += part
             except KeyError:
-                self._raise_undeclared(emitted)
+                raise undeclared_error(emitted, self._names, self._policy_name) from None
             if SUM_IS_COMPENSATED:
                 value = sum(emitted.values(), 0.0)
             value = low if value < low else high if value > high else value
@@ -426,10 +438,13 @@ class RewardPolicyWrapper(
             # `calculate` is declared to give RewardSignal(0.0, {}) here (`final_only`).
             components, value = zeros.copy(), zero_value
         else:
-            components, value = self._score_by_calculate(action_dict, result, context)
+            components, value = self._score_by_calculate(
+                action_dict, result, context, self._episode_sums
+            )
 
         # 4. Record it in the episode.
-        context.history.append({"action": action_dict, "result": result, "reward": value})
+        if row is None:
+            context.history.append({"action": action_dict, "result": result, "reward": value})
         context.step += 1
         self._episode_total = episode_total = self._episode_total + value
 
@@ -444,13 +459,17 @@ class RewardPolicyWrapper(
             self._policy.on_episode_end(context, episode_total)
         reward = env_reward + value if add_env_reward else value
         if self._vector_output:
-            return obs, self._as_vector(info, reward), terminated, truncated, info
+            return obs, vector_reward(info, self._names, reward), terminated, truncated, info
         return obs, reward, terminated, truncated, info
 
     def _score_by_calculate(
-        self, action: dict[str, Any], result: ActionResult, context: PolicyContext
+        self,
+        action: dict[str, Any],
+        result: ActionResult,
+        context: PolicyContext,
+        sums: dict[str, float],
     ) -> tuple[dict[str, float], float]:
-        """Score through ``calculate`` and add the step to the episode sums.
+        """Score through ``calculate`` and add the step to ``sums`` (the episode's).
 
         Returns every component (after ablation) and the value.
         """
@@ -466,8 +485,7 @@ class RewardPolicyWrapper(
             )
             emitted = components
         if len(components) > self._max_components:
-            self._raise_undeclared(components)
-        sums = self._episode_sums
+            raise undeclared_error(components, self._names, self._policy_name)
         for name, part in emitted.items():
             sums[name] += part
         return components, value
@@ -479,11 +497,4 @@ class RewardPolicyWrapper(
             f"Expected a finite reward from the inner env, got {env_reward} at step {step} "
             f"of the episode (0-based); a NaN or infinite reward is a bug in {source} and "
             "passing it on would poison training"
-        )
-
-    def _raise_undeclared(self, components: Mapping[str, float]) -> None:
-        undeclared = sorted(set(components) - self._zeros.keys(), key=str)
-        raise ValueError(
-            f"Policy '{self._policy_name}' emitted component(s) {undeclared} that are not "
-            f"in its `component_names` {list(self._names)}"
         )

@@ -35,8 +35,8 @@ from rlm_gym.policies import (
     RewardPolicy,
 )
 from rlm_gym.policies.batch import ResultBatch
-from rlm_gym.policies.info_keys import SCALAR_REWARD_KEY
-from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY
+from rlm_gym.policies.info_keys import ACTION_RESULT_KEY, SCALAR_REWARD_KEY
+from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY, resolve_reward_policy
 from rlm_gym.wrappers.ablation import (
     check_component_names,
     check_schedule,
@@ -47,11 +47,11 @@ from rlm_gym.wrappers.reward_policy import (
     DEFAULT_MAX_STEPS,
     DEFAULT_REWARD_MODE,
     REWARD_MODES,
-    RewardPolicyWrapper,
 )
 from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import batch_scorer, final_only_calculate
 from rlm_gym.wrappers.vector_each import raise_non_finite, score_each, spec_value
+from rlm_gym.wrappers.vector_fast import table_step
 from rlm_gym.wrappers.vector_infos import EpisodeReport, write_vector_infos
 from rlm_gym.wrappers.vector_results import (
     FINAL_INFO_KEY,
@@ -139,7 +139,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             _disable_deepcopy=isinstance(policy, RewardPolicy),
         )
         VectorWrapper.__init__(self, env)
-        self._policy = RewardPolicyWrapper._resolve_policy(policy, config)
+        self._policy = resolve_reward_policy(policy, config)
         self._policy_name = self._policy.name
         self._names: tuple[str, ...] = tuple(self._policy.component_names)
         self._zeros = dict.fromkeys(self._names, 0.0)
@@ -162,13 +162,19 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._final_only_function = final_only_calculate(self._policy)
         self._score_batch = batch_scorer(self._policy)
         self._table: GenericTable | None = None
+        self._fast = self._reads_config = False
+        self._table_stale = True
+        self._weights_report: dict[str, np.ndarray] | None = None
 
         n, k = self.num_envs, len(self._names)
         self._steps = np.zeros(n, dtype=np.int64)
         self._max_steps_array = np.full(n, self._max_steps, dtype=np.int64)
         # One block per sub-env row: [episode sums (k) | episode total | weights (k)], so a
         # step updates, resets and reports them in one numpy call each; the names are views.
-        self._state = np.zeros((n, 2 * k + 1))
+        # Stored transposed, one contiguous row per column, for the short path's whole-block
+        # numpy calls (rlm_gym.wrappers.vector_fast); `_state` is its (n, 2k + 1) view.
+        self._state_t = np.zeros((2 * k + 1, n))
+        self._state = self._state_t.T
         self._state[:, k + 1 :] = 1.0
         self._sums = self._state[:, :k]
         self._totals = self._state[:, k]
@@ -272,6 +278,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         uniform = len(weights) > 0 and bool((weights == weights[0]).all())
         self._uniform = weights[0].copy() if uniform else None
         self._uniform_key = self._uniform.tobytes() if uniform else None
+        self._table_stale = True
 
     def _scheduled_row(self) -> np.ndarray:
         """The schedule's weights at the clock, in ``component_names`` order (cached)."""
@@ -297,6 +304,11 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._score_batch = batch_scorer(self._policy)
         table = table_policy(self._policy, self._score_batch)
         self._table = GenericTable(self._policy, self._score_batch, self._names) if table else None
+        cheap, self._reads_config = hooks_are_cheap(self._policy)
+        # The short path (rlm_gym.wrappers.vector_fast) while its conditions hold.
+        next_step = self._autoreset_mode is AutoresetMode.NEXT_STEP
+        self._fast = table and cheap and self._schedule is None and next_step
+        self._table_stale = True
         self._start_episodes(started)
         return obs, infos
 
@@ -358,6 +370,11 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         """
         obs, env_rewards, terminated, truncated, infos = self.env.step(actions)
         self._clock += self.num_envs
+        if self._fast and ACTION_RESULT_KEY not in infos:
+            scored = table_step(self, env_rewards, terminated, truncated, infos)
+            if scored is not None:
+                values, components, terminated = scored
+                return obs, self._output(values, components, infos), terminated, truncated, infos
         env_rewards = np.asarray(env_rewards, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
         dones = terminated | np.asarray(truncated, dtype=bool)
@@ -402,11 +419,15 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         else:
             rewards = values
         write_vector_infos(infos, self._names, components, env_rewards, episode, self._all)
-        if self._vector_output:
-            infos[SCALAR_REWARD_KEY] = rewards
-            infos[f"_{SCALAR_REWARD_KEY}"] = self._all
-            rewards = components.astype(np.float32)
-        return obs, rewards, terminated, truncated, infos
+        return obs, self._output(rewards, components, infos), terminated, truncated, infos
+
+    def _output(self, rewards: np.ndarray, components: np.ndarray, infos: dict) -> np.ndarray:
+        """The step's reward: scalar, or the components (the scalar then goes to ``infos``)."""
+        if not self._vector_output:
+            return rewards
+        infos[SCALAR_REWARD_KEY] = rewards
+        infos[f"_{SCALAR_REWARD_KEY}"] = self._all
+        return components.astype(np.float32)
 
     def _episode_events(self, dones: np.ndarray, starts: np.ndarray | None) -> None:
         """End and start the step's episodes: hooks per sub-env, or masks when they are cheap."""
@@ -447,7 +468,11 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
                 self._max_steps_array,
             )
         elif self._table is not None:
-            return self._score_from_table(env_rewards, terminated, resets)
+            table, weights = self._table, (self._uniform_key, self._uniform, self._weights)
+            block = table.score(env_rewards, terminated, resets, self._max_steps, *weights)
+            self._sums_totals += block
+            k = len(self._names)
+            return block[:, :k], block[:, k].copy()
         else:
             batch = ResultBatch.generic(env_rewards, terminated, self._steps, self._max_steps_array)
         scored = self._score_batch(batch)
@@ -462,29 +487,6 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._sums += components
         self._totals += values
         return components, values
-
-    def _score_from_table(self, env_rewards, terminated, resets):
-        """Generic results of a table policy: row ``success + 2 * final`` of its table (row 4,
-        all zeros, for the reset steps), components and value in one ``(n, k + 1)`` block."""
-        table = self._table
-        table.refresh(self._max_steps, self._uniform_key, self._uniform)
-        code = np.add(terminated, terminated, dtype=np.uint8)
-        code += env_rewards > 0.0
-        if resets is not None:
-            code[resets] = 4
-        k = len(self._names)
-        if table.block is not None:
-            block = table.block.take(code, axis=0)
-        else:
-            block = np.empty((len(code), k + 1))
-            components = block[:, :k]
-            np.multiply(table.rows.take(code, axis=0), self._weights, out=components)
-            low, high = self._policy.value_range
-            np.clip(components.sum(axis=1), low, high, out=block[:, k])
-            if resets is not None:
-                block[resets, k] = 0.0
-        self._sums_totals += block
-        return block[:, :k], block[:, k].copy()
 
     def _episode_report(self, dones: np.ndarray, any_done: bool) -> EpisodeReport:
         """The finished sub-envs' sums, totals and weights, read before their next episode."""

@@ -16,9 +16,16 @@ import numpy as np
 from gymnasium import spaces
 
 from rlm_gym.policies import RewardPolicy
+from rlm_gym.policies.info_keys import REWARD_COMPONENTS_KEY, SCALAR_REWARD_KEY
 from rlm_gym.wrappers.schedule import WeightSchedule
 
-__all__ = ["REWARD_OUTPUTS", "check_reward_output", "declare_on_base", "reward_box"]
+__all__ = [
+    "REWARD_OUTPUTS",
+    "check_reward_output",
+    "declare_on_base",
+    "reward_box",
+    "vector_reward",
+]
 
 REWARD_OUTPUTS = ("scalar", "vector")
 
@@ -95,3 +102,11 @@ def declare_on_base(env: Any, box: spaces.Box) -> spaces.Box:
             f"vector reward's {box}: MO-Gymnasium reads the base env's, so the two must agree"
         )
     return box
+
+
+def vector_reward(info: dict[str, Any], names: tuple[str, ...], scalar: float) -> np.ndarray:
+    """A per-env step's vector reward: its components in ``names`` order as float32; the
+    scalar reward moves to ``info["scalar_reward"]``."""
+    info[SCALAR_REWARD_KEY] = scalar
+    components = info[REWARD_COMPONENTS_KEY]
+    return np.array([components[name] for name in names], dtype=np.float32)

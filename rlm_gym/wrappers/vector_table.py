@@ -25,7 +25,7 @@ from rlm_gym.policies import RewardPolicy
 from rlm_gym.policies.base import ConfiguredAdditivePolicy
 from rlm_gym.policies.batch import ResultBatch
 
-__all__ = ["GenericTable", "TABLE_FLAG", "hooks_are_cheap", "table_policy"]
+__all__ = ["GenericTable", "TABLE_FLAG", "hooks_are_cheap", "settings_reader", "table_policy"]
 
 #: The class attribute by which a policy says its scores depend only on success and finality.
 TABLE_FLAG = "scores_by_success_and_finality"
@@ -62,7 +62,7 @@ def table_policy(policy: RewardPolicy, score_batch: Any) -> bool:
     return False
 
 
-def _settings_reader(policy: RewardPolicy) -> Any:
+def settings_reader(policy: RewardPolicy) -> Any:
     """A function giving the policy's settings as a tuple (what its formulas read)."""
     keys = [f"_{key}" for key in getattr(policy, "DEFAULT_CONFIG", {})]
     if not keys:
@@ -78,19 +78,25 @@ class GenericTable:
         self._policy = policy
         self._score_batch = score_batch
         self._names = names
-        self._settings = _settings_reader(policy)
+        #: The policy's settings as a tuple (``settings(policy)``) and those of the last build.
+        self.settings = settings_reader(policy)
+        self.built_settings: Any = None
         self._key: Any = None
         #: Rows 0-3: the unweighted components; row 4: zeros (a reset step).
         self.rows = np.zeros((5, len(names)))
         #: For uniform weights: ``[weighted components | value]`` per row, else None.
         self.block: np.ndarray | None = None
+        #: ``block`` transposed, C-contiguous: one row per component and the value.
+        self.block_t: np.ndarray | None = None
 
     def refresh(self, max_steps: int, weights_version: int, uniform: np.ndarray | None) -> None:
         """Rebuild when the settings or the weights changed since the last build."""
-        key = (self._settings(self._policy), weights_version)
+        settings = self.settings(self._policy)
+        key = (settings, weights_version)
         if key == self._key:
             return
         self._key = key
+        self.built_settings = settings
         step = np.zeros(4, dtype=np.int64)
         batch = ResultBatch.generic(
             _SUCCESS_REWARDS, _FINAL, step, np.full(4, max_steps, dtype=np.int64)
@@ -100,10 +106,42 @@ class GenericTable:
         rows[:4] = np.stack([scored[name] for name in self._names], axis=1)
         self.rows = rows
         if uniform is None:
-            self.block = None
+            self.block = self.block_t = None
             return
         weighted = rows * uniform
         low, high = self._policy.value_range
         values = np.clip(weighted.sum(axis=1), low, high)
         values[4] = 0.0
         self.block = np.concatenate([weighted, values[:, None]], axis=1)
+        self.block_t = np.ascontiguousarray(self.block.T)
+
+    def score(
+        self,
+        env_rewards: np.ndarray,
+        terminated: np.ndarray,
+        resets: np.ndarray | None,
+        max_steps: int,
+        weights_version: Any,
+        uniform: np.ndarray | None,
+        weights: np.ndarray,
+    ) -> np.ndarray:
+        """Generic results of a table policy: row ``success + 2 * final`` of the table (row 4,
+        all zeros, for the reset steps), weighted components and value in one ``(n, k + 1)``
+        block. ``uniform`` is the weights row every sub-env shares (else None: ``weights``
+        per sub-env); ``weights_version`` changes with it (see :meth:`refresh`)."""
+        self.refresh(max_steps, weights_version, uniform)
+        code = np.add(terminated, terminated, dtype=np.uint8)
+        code += env_rewards > 0.0
+        if resets is not None:
+            code[resets] = 4
+        if self.block is not None:
+            return self.block.take(code, axis=0)
+        k = len(self._names)
+        block = np.empty((len(code), k + 1))
+        components = block[:, :k]
+        np.multiply(self.rows.take(code, axis=0), weights, out=components)
+        low, high = self._policy.value_range
+        np.clip(components.sum(axis=1), low, high, out=block[:, k])
+        if resets is not None:
+            block[resets, k] = 0.0
+        return block

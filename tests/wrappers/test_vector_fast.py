@@ -1,0 +1,67 @@
+"""The vector wrapper's short path gives the general path's numbers, step for step."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import rlm_gym.wrappers.vector as vector_module
+from rlm_gym import VectorRewardPolicyWrapper
+from rlm_gym.policies import PolicyRegistry
+
+KEYS = ("reward_components", "episode_reward_components")
+
+
+def _cartpoles(n: int = 6) -> gym.vector.VectorEnv:
+    return gym.make_vec("CartPole-v1", num_envs=n, vectorization_mode="sync")
+
+
+def _run(policy: str, general: bool, monkeypatch: pytest.MonkeyPatch, change_at: int = 60):
+    """Rewards and infos of 120 seeded random steps; the config changes at ``change_at``."""
+    if general:
+        monkeypatch.setattr(vector_module, "table_step", lambda *args: None)
+    names = PolicyRegistry.get_reward(policy).component_names
+    weights = {"final": 0.5} if "final" in names else {"success": 0.5}
+    envs = VectorRewardPolicyWrapper(_cartpoles(), policy, weights=weights)
+    envs.reset(seed=3)
+    envs.action_space.seed(3)
+    seen = []
+    for step in range(120):
+        if step == change_at and "final_bonus" in envs.policy.config:
+            envs.policy.config["final_bonus"] = 0.125
+        _, rewards, terminated, _, infos = envs.step(envs.action_space.sample())
+        done = infos.get("_episode_reward", np.zeros(6, dtype=bool))
+        record = [rewards.tolist(), terminated.tolist(), done.tolist()]
+        for key in KEYS:
+            for name, column in sorted(infos.get(key, {}).items()):
+                mask = done if key.startswith("episode") else np.ones(6, dtype=bool)
+                record.append((key, name, column[mask].tolist()))
+        if done.any():
+            record.append(infos["episode_reward"][done].tolist())
+            record.append({n: c[done].tolist() for n, c in infos["reward_weights"].items()})
+        seen.append(record)
+    return envs, seen
+
+
+@pytest.mark.parametrize("policy", ["default", "strict", "lenient", "binary"])
+def test_the_short_path_equals_the_general_one_with_a_config_change(policy, monkeypatch):
+    fast, fast_seen = _run(policy, general=False, monkeypatch=monkeypatch)
+    assert fast._fast
+    with monkeypatch.context() as patch:
+        _, general_seen = _run(policy, general=True, monkeypatch=patch)
+    assert fast_seen == general_seen
+
+
+def test_reward_weights_on_the_short_path_are_shared_read_only_arrays():
+    envs = VectorRewardPolicyWrapper(_cartpoles(), "lenient", weights={"success": 0.5})
+    envs.reset(seed=0)
+    reports = []
+    for _ in range(80):
+        infos = envs.step(np.zeros(6, dtype=np.int64))[4]
+        if "reward_weights" in infos:
+            reports.append(infos["reward_weights"])
+    assert len(reports) >= 2 and reports[0] is reports[-1]
+    assert reports[0]["success"].tolist() == [0.5] * 6
+    with pytest.raises(ValueError, match="read-only"):
+        reports[0]["success"][0] = 1.0
