@@ -65,3 +65,26 @@ def test_reward_weights_on_the_short_path_are_shared_read_only_arrays():
     assert reports[0]["success"].tolist() == [0.5] * 6
     with pytest.raises(ValueError, match="read-only"):
         reports[0]["success"][0] = 1.0
+
+
+class _Rewarding(gym.Wrapper):
+    """CartPole whose reward is set from outside (NaN, huge...)."""
+
+    reward = 1.0
+
+    def step(self, action):
+        obs, _, terminated, truncated, info = super().step(action)
+        return obs, self.reward, terminated, truncated, info
+
+
+def test_a_non_finite_reward_on_the_short_path_names_the_sub_env_and_a_huge_one_passes():
+    subs = [_Rewarding(gym.make("CartPole-v1")) for _ in range(3)]
+    envs = VectorRewardPolicyWrapper(gym.vector.SyncVectorEnv([lambda e=e: e for e in subs]))
+    envs.reset(seed=0)
+    assert envs._fast
+    subs[1].reward = 1e200  # its square overflows the check's dot product: checked, fine
+    rewards = envs.step(np.zeros(3, dtype=np.int64))[1]
+    assert np.isfinite(rewards).all()
+    subs[1].reward = float("nan")
+    with pytest.raises(ValueError, match=r"got nan from sub-env 1 at step 1"):
+        envs.step(np.zeros(3, dtype=np.int64))
