@@ -8,6 +8,9 @@ Three measurements, each timed in one process with interleaved repetitions (medi
 * **in place** over ``SyncVectorEnv`` CartPole x64: wrapped minus bare (goal ≤ 0.5 µs);
 * **per-env wrapping** for comparison: a ``SyncVectorEnv`` of ``RewardPolicyWrapper``-wrapped
   CartPoles x64 minus the bare ``SyncVectorEnv``;
+* **a minimal hand-written table wrapper** for reference (``MinimalTableWrapper``: table rows,
+  sums and the components in ``infos``, nothing else), in place and over EnvPool: the floor a
+  numpy wrapper in Python meets once the inner env's step has run;
 * **over EnvPool** (when ``envpool`` is installed, e.g. in the clients venv): EnvPool's CartPole
   x64 (``env_type="gymnasium"``) wrapped, over bare, as a ratio (goal ≤ 1.2x).
 
@@ -29,7 +32,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
+from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv, VectorWrapper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import clock, interleaved_samples, print_table, save_results
@@ -67,6 +70,36 @@ class RecordedVectorEnv(VectorEnv):
         obs, rewards, terminated, truncated, infos = self._record[self._index]
         self._index = (self._index + 1) % len(self._record)
         return obs, rewards, terminated, truncated, dict(infos)
+
+
+class MinimalTableWrapper(VectorWrapper):
+    """The reference: the least a vector shaping wrapper that reports components can do.
+
+    Each sub-env's row of a fixed (components + value) table by success and finality, the
+    episode sums, the components in ``infos`` and the finished episodes' sums: no checks, no
+    weights, no resets, no hooks.
+    """
+
+    NAMES = ("base", "success", "failure", "error", "final", "partial")
+
+    def __init__(self, env: VectorEnv) -> None:
+        super().__init__(env)
+        self.table = np.random.default_rng(0).random((len(self.NAMES) + 1, 4))
+        self.sums = np.zeros((len(self.NAMES) + 1, env.num_envs))
+
+    def step(self, actions: Any):
+        obs, rewards, terminated, truncated, infos = self.env.step(actions)
+        code = np.add(terminated, terminated, dtype=np.uint8)
+        code += rewards > 0.0
+        rows = self.table.take(code, axis=1)
+        self.sums += rows
+        infos["reward_components"] = dict(zip(self.NAMES, rows, strict=False))
+        dones = terminated | truncated
+        if dones.any():
+            report = np.where(dones, self.sums, 0.0)
+            infos["episode_reward_components"] = dict(zip(self.NAMES, report, strict=False))
+            self.sums *= ~dones
+        return obs, rows[-1], terminated, truncated, infos
 
 
 def stepper(env: VectorEnv, actions: list[Any], steps: int):
@@ -107,6 +140,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         [lambda: RewardPolicyWrapper(gym.make("CartPole-v1"), args.policy)] * 64
     )
     variants["per_env_sync_64"] = stepper(per_env, actions, args.steps)
+    variants["minimal_sync_64"] = stepper(MinimalTableWrapper(cartpoles(64)), actions, args.steps)
     pools = envpools(64)
     if pools is not None:
         pool_actions = [np.asarray(a) for a in actions]
@@ -115,6 +149,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             variants["envpool_64"] = stepper(pools[0], pool_actions, args.steps)
             wrapped_pool = VectorRewardPolicyWrapper(pools[1], args.policy)
             variants["wrapped_envpool_64"] = stepper(wrapped_pool, pool_actions, args.steps)
+            minimal_pool = MinimalTableWrapper(pools[2])
+            variants["minimal_envpool_64"] = stepper(minimal_pool, pool_actions, args.steps)
     samples = interleaved_samples(variants, args.repetitions)
 
     def added(name: str, base: str) -> float:
@@ -128,29 +164,32 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "own_1024": added("wrapped_replay_1024", "replay_1024"),
         "in_place_64": added("wrapped_sync_64", "sync_64"),
         "per_env_64": added("per_env_sync_64", "sync_64"),
+        "minimal_in_place_64": added("minimal_sync_64", "sync_64"),
         **(envpool_ratio(samples) if pools is not None else {}),
     }
 
 
 def envpools(n: int) -> tuple[Any, Any] | None:
-    """Two EnvPool CartPole x``n`` (gymnasium API), or None when envpool is not installed."""
+    """Three EnvPool CartPole x``n`` (gymnasium API), or None when envpool is not installed."""
     try:
         import envpool
     except ImportError:
         return None
     return tuple(
-        envpool.make("CartPole-v1", env_type="gymnasium", num_envs=n, seed=0) for _ in range(2)
+        envpool.make("CartPole-v1", env_type="gymnasium", num_envs=n, seed=0) for _ in range(3)
     )
 
 
 def envpool_ratio(samples: dict[str, list[float]]) -> dict[str, float]:
     """Wrapped over bare EnvPool: the median of the paired ratios, and the µs added."""
     pairs = list(zip(samples["wrapped_envpool_64"], samples["envpool_64"], strict=True))
+    minimal = list(zip(samples["minimal_envpool_64"], samples["envpool_64"], strict=True))
     ratio = statistics.median(a / b for a, b in pairs)
     return {
         "envpool_64_ratio": ratio,
         "envpool_64_ratio_vs_goal": ratio / ENVPOOL_GOAL,
         "envpool_64_added": statistics.median(a - b for a, b in pairs),
+        "minimal_envpool_64_ratio": statistics.median(a / b for a, b in minimal),
     }
 
 
@@ -164,7 +203,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     np.random.seed(0)
     payload = measure(args)
     rows = []
-    for name in ("own_64", "own_1024", "in_place_64", "per_env_64"):
+    for name in ("own_64", "own_1024", "in_place_64", "per_env_64", "minimal_in_place_64"):
         goal = GOALS.get(name)
         ratio = None if goal is None else payload[name] / goal
         payload[f"{name}_vs_goal"] = ratio
@@ -185,6 +224,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 f"{ENVPOOL_GOAL:.2f}x",
                 f"{payload['envpool_64_ratio']:.2f}x",
             ]
+        )
+        rows.append(
+            ["EnvPool x64: minimal / bare", "", "", f"{payload['minimal_envpool_64_ratio']:.2f}x"]
         )
     print(
         f"VectorRewardPolicyWrapper ({args.policy}), µs of CPU added per sub-env step, "

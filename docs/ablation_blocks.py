@@ -11,16 +11,16 @@ from typing import Any
 from block_tools import RESULTS, pm, study, table
 from study_blocks import baseline_rows, beats_cell, study_caption
 
-LONG = "ablation-600k"
+HALF = "ablation-300k"
 # Task measures where less is better (a costlier variant has more of them).
 LOWER_IS_BETTER = {"time_per_valid_item_ms", "requests", "time_ms", "banned"}
-# Label, scale and unit of each measure in the verdict.
+# Label, scale, unit and decimals of each measure in the verdict.
 MEASURE_LABELS = {
-    "score": ("true crawl score", 1.0, ""),
-    "job_done": ("job done", 100.0, " points"),
-    "valid_items": ("valid items", 1.0, ""),
-    "time_per_valid_item_ms": ("time per valid item", 1e-3, " s"),
-    "banned": ("bans", 100.0, " points"),
+    "score": ("true crawl score", 1.0, "", 3),
+    "job_done": ("job done", 100.0, " points", 1),
+    "valid_items": ("valid items", 1.0, "", 1),
+    "time_per_valid_item_ms": ("time per valid item", 1e-3, " s", 2),
+    "banned": ("bans", 100.0, " points", 1),
 }
 
 
@@ -152,22 +152,68 @@ def _costs(results: dict[str, Any], name: str) -> list[str]:
     """The measures on which ``name`` is worse than ``full`` by more than the CI."""
     row = results["variants"][name]
     found = []
-    for key, (label, scale, unit) in MEASURE_LABELS.items():
+    for key, (label, scale, unit, digits) in MEASURE_LABELS.items():
         diff, half = _versus(row, results, "full", key)
         worse = 1 if key in LOWER_IS_BETTER else -1
         if _direction(diff, half) == worse:
-            found.append(f"{label} {diff * scale:+.3f} ± {half * scale:.3f}{unit}")
+            found.append(f"{label} {diff * scale:+.{digits}f} ± {half * scale:.{digits}f}{unit}")
     return found
 
 
-def ablation_long_study() -> str:
-    """The ablation's deciding variants at twice the budget (``results/ablation-600k.json``)."""
-    return ablation_study(LONG)
+def ablation_300k_study() -> str:
+    """The ablation at half its budget (``results/ablation-300k.json``)."""
+    return ablation_study(HALF)
 
 
-def ablation_long_verdict() -> str:
-    """The verdict of the ablation's deciding variants at twice the budget."""
-    return ablation_verdict(LONG)
+def ablation_300k_convergence() -> str:
+    """How far the curves still rose over the last third of the half budget."""
+    return ablation_convergence(HALF)
+
+
+def ablation_300k_verdict() -> str:
+    """The verdict of the ablation at half its budget."""
+    return ablation_verdict(HALF)
+
+
+def curve_gain(results: dict[str, Any], variant: str) -> float | None:
+    """How much ``variant``'s seed-mean learning curve rose over the last third of the budget:
+    its mean over the last sixth minus its mean over the sixth that ends at two thirds."""
+    runs = [run["curve"] for run in results["variants"][variant]["per_seed"] if run.get("curve")]
+    if not runs:
+        return None
+    budget = results["variants"][variant]["total_timesteps"]
+
+    def window(low: float, high: float) -> float | None:
+        scores = [
+            point["score"]
+            for curve in runs
+            for point in curve
+            if low * budget < point["timestep"] <= high * budget
+        ]
+        return sum(scores) / len(scores) if scores else None
+
+    before, after = window(1 / 2, 2 / 3), window(5 / 6, 7 / 6)
+    return None if before is None or after is None else after - before
+
+
+def ablation_convergence(name: str = "ablation") -> str:
+    """One sentence: how far the learning curves still rose over the last third of the budget."""
+    results = ablation_results(name)
+    if results is None:
+        return _not_measured(name)
+    gains = {v: curve_gain(results, v) for v in results["variants"]}
+    gains = {v: g for v, g in gains.items() if g is not None}
+    if not gains:
+        return "*No learning curves recorded.*\n"
+    top = max(gains, key=lambda v: gains[v])
+    budget = results["total_timesteps"]
+    return (
+        f"Over the last third of the {budget // 1000}k-step budget (the seed-mean learning "
+        f"curve's mean over its last sixth minus its mean over the sixth ending at "
+        f"{2 * budget // 3000}k steps) the variants' curves moved by "
+        f"{min(gains.values()):+.3f} to {gains[top]:+.3f} (`{top}`; `full`: "
+        f"{gains.get('full', float('nan')):+.3f}) on the true crawl score.\n"
+    )
 
 
 def ablation_verdict(name: str = "ablation") -> str:
@@ -191,14 +237,18 @@ def ablation_verdict(name: str = "ablation") -> str:
         f"{job_word[_direction(*job)]} `binary` ({pm(*job, 1, 100)} points of job done)."
     ]
     quiet = []
-    for component in ("has_data", "validation", "defects"):
+    for component in ("has_data", "validation", "defects", "value_checks"):
         if f"no_{component}" not in variants:
             continue
         costs = _costs(results, f"no_{component}")
+        label = f"`{component}`"
+        off = "off"
+        if component == "value_checks":
+            label, off = "the three value checks", "off together"
         if costs:
-            lines.append(f"Switching `{component}` off costs: {'; '.join(costs)}.")
+            lines.append(f"Switching {label} {off} costs: {'; '.join(costs)}.")
         else:
-            quiet.append(f"`{component}`")
+            quiet.append(label)
     if quiet:
         lines.append(
             f"Switching off {', '.join(quiet)} costs nothing measurable against `full` "

@@ -321,7 +321,8 @@ def register(subparsers: Any) -> None:
         choices=REWARD_WRAPPINGS,
         default=None,
         help="the reward policy in each env (per_env) or over the vector env (vector); "
-        "default auto: vector for --vec-env dummy without --shaping (same rewards)",
+        "default auto: vector for --vec-env dummy, --n-envs 16 or more, no --shaping "
+        "(same rewards)",
     )
     train.add_argument(
         "--log-dir",

@@ -107,12 +107,12 @@ class RunConfig:
         vec_env: ``"dummy"`` (one process; fastest for a cheap env) or ``"subproc"``.
         reward_wrapping: How the reward policy wraps the envs: ``"per_env"`` (a
             ``RewardPolicyWrapper`` in each env), ``"vector"`` (one ``VecRewardPolicyWrapper``
-            over the vector env) or ``"auto"``: ``"vector"`` for ``dummy`` runs without
-            shaping, else ``"per_env"`` (``rlm_gym.training.vec_envs``). Both give the same
-            rewards for the same seed (with a ``reward_schedule`` the vector path's clock is
-            ``num_timesteps`` at every step, per-env wrappers' is set at each rollout start,
-            SPEC 9.2). Once built, the path that runs (``config.json``
-            records it; a run recorded without one trained ``"per_env"``).
+            over the vector env) or ``"auto"``: ``"vector"`` for ``dummy`` runs of 16 envs or
+            more without shaping, else ``"per_env"`` (``rlm_gym.training.vec_envs``). Both
+            give the same rewards for the same seed (with a ``reward_schedule`` the vector
+            path's clock is ``num_timesteps`` at every step, per-env wrappers' is set at each
+            rollout start, SPEC 9.2). Once built, the path that runs (``config.json`` records
+            it; a run recorded without one trained ``"per_env"``).
         torch_threads: ``torch.set_num_threads`` value (1: two threads measured 3x slower on
             2 cores for these small networks); None leaves torch alone.
         progress_bar: Show progress on stderr: SB3's bar when ``tqdm`` and ``rich`` are
@@ -187,7 +187,7 @@ class RunConfig:
         normalised = {
             "reward_schedule": schedule,
             "reward_wrapping": resolve_reward_wrapping(
-                self.reward_wrapping, self.shaping, self.vec_env
+                self.reward_wrapping, self.shaping, self.vec_env, self.n_envs
             ),
             "hyperparams": _jsonable(
                 _resolve_hyperparams(overrides, self.total_timesteps, self.n_envs)

@@ -22,7 +22,7 @@ not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-600k', 'ablation-v1', 'defaults', 'demo-version']
+    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version']
     >>> STUDIES["ablation"].reference
     'binary'
 """

@@ -10,9 +10,10 @@ models):
   scores all of them (a built-in policy in one numpy pass), inside ``VecMonitor``.
 
 ``"auto"`` (the default; ``env_factory.resolve_reward_wrapping``) picks ``"vector"`` for
-one-process (``dummy``) runs without shaping, ``"per_env"`` otherwise: with ``subproc`` the
-per-env wrappers score inside the worker processes, in parallel, where one vector wrapper would
-score in the main process.
+one-process (``dummy``) runs of 16 envs or more without shaping, ``"per_env"`` otherwise: the
+vector wrapper's fixed cost per vector step pays off from about 16 envs, and with ``subproc``
+the per-env wrappers score inside the worker processes, in parallel, where one vector wrapper
+would score in the main process.
 ``benchmarks/training_wrapping.py`` measures both paths.
 """
 

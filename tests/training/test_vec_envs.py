@@ -56,17 +56,20 @@ def test_vector_and_per_env_wrapping_train_the_same_agent(env_id, policy, settin
     np.testing.assert_array_equal(_parameters(vector.model), _parameters(per_env.model))
 
 
-def test_auto_picks_vector_for_one_process_unshaped_runs_and_says_so():
-    assert RunConfig("CartPole-v1", "lenient").reward_wrapping == "vector"
-    assert RunConfig("CartPole-v1", "lenient", vec_env="subproc").reward_wrapping == "per_env"
-    shaped = RunConfig(CRAWL_V2_ENV_ID, "crawl", shaping="potential")
+def test_auto_picks_vector_for_one_process_unshaped_runs_of_16_envs_and_says_so():
+    wide = {"n_envs": 16}
+    assert RunConfig("CartPole-v1", "lenient", **wide).reward_wrapping == "vector"
+    assert RunConfig("CartPole-v1", "lenient", n_envs=4).reward_wrapping == "per_env"
+    subproc = RunConfig("CartPole-v1", "lenient", vec_env="subproc", **wide)
+    assert subproc.reward_wrapping == "per_env"
+    shaped = RunConfig(CRAWL_V2_ENV_ID, "crawl", shaping="potential", **wide)
     assert shaped.reward_wrapping == "per_env"
-    assert RunConfig("CartPole-v1", "lenient").to_json()["reward_wrapping"] == "vector"
+    assert RunConfig("CartPole-v1", "lenient", **wide).to_json()["reward_wrapping"] == "vector"
 
 
 def test_vector_wrapping_refuses_shaping_and_unknown_names_with_the_choices():
     with pytest.raises(ValueError, match=r"cannot shape.*'per_env'"):
-        resolve_reward_wrapping("vector", "potential", "dummy")
+        resolve_reward_wrapping("vector", "potential", "dummy", 16)
     with pytest.raises(ValueError, match=r"Did you mean 'per_env'.*'auto', 'vector', 'per_env'"):
         RunConfig("CartPole-v1", "lenient", reward_wrapping="per-env")
 
