@@ -49,7 +49,7 @@ from rlm_gym.wrappers.scoring_route import (
     scoring_route,
 )
 from rlm_gym.wrappers.step_result import step_from_info
-from rlm_gym.wrappers.step_table import LazyHistoryContext, build_step_table
+from rlm_gym.wrappers.step_table import LazyHistoryContext, build_step_table, generic_step
 from rlm_gym.wrappers.vector_reward import (
     check_reward_output,
     declare_on_base,
@@ -65,8 +65,6 @@ REWARD_MODES = ("replace", "add")
 DEFAULT_REWARD_MODE = REWARD_MODES[0]
 #: ``PolicyContext.max_steps`` of an env whose spec gives no step budget.
 DEFAULT_MAX_STEPS = PolicyContext.max_steps
-
-_new_result = object.__new__
 
 
 class RewardPolicyWrapper(
@@ -387,16 +385,7 @@ class RewardPolicyWrapper(
             # A generic step of a table policy: looked up; its history entry waits for a read.
             row = table[2 + (env_reward > 0.0) if terminated else env_reward > 0.0]
         elif result is None:
-            action_type = "final" if terminated else "step"
-            # Fields valid by construction: no `__post_init__` checks on every step. `output`,
-            # `error` and `tokens_used` read their defaults, which the dataclass keeps as
-            # class attributes.
-            result = _new_result(ActionResult)
-            result.action_type = action_type
-            result.success = env_reward > 0.0
-            result.duration_ms = duration
-            result.metadata = {"env_reward": env_reward}
-            action_dict = {"action": action_type, "value": action}
+            action_dict, result = generic_step(action, env_reward, terminated, duration)
         else:
             action_dict = info.get(ACTION_KEY)
             # The usual exact types are taken as they are, inline: the helper that checks and

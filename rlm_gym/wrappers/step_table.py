@@ -32,14 +32,23 @@ Scorer = Callable[[dict[str, Any], ActionResult, PolicyContext, dict[str, float]
 def generic_step(
     action: Any, env_reward: float, terminated: bool, duration_ms: float
 ) -> tuple[dict[str, Any], ActionResult]:
-    """The ``(action, ActionResult)`` pair of a generic step (SPEC §6), as the wrapper makes it."""
+    """The ``(action, ActionResult)`` pair of a generic step (SPEC §6), as the wrapper makes it.
+
+    Its fields are valid by construction, so the dataclass's ``__post_init__`` checks are
+    skipped (this runs on every generic step); ``output``, ``error`` and ``tokens_used`` read
+    their defaults, which the dataclass keeps as class attributes.
+
+    Example:
+        >>> action, result = generic_step(1, 0.5, True, 0.0)
+        >>> action, result.action_type, result.success, result.metadata
+        ({'action': 'final', 'value': 1}, 'final', True, {'env_reward': 0.5})
+    """
     action_type = "final" if terminated else "step"
-    result = ActionResult(
-        action_type=action_type,
-        success=env_reward > 0.0,
-        duration_ms=duration_ms,
-        metadata={"env_reward": env_reward},
-    )
+    result = _new_result(ActionResult)
+    result.action_type = action_type
+    result.success = env_reward > 0.0
+    result.duration_ms = duration_ms
+    result.metadata = {"env_reward": env_reward}
     return {"action": action_type, "value": action}, result
 
 
@@ -91,15 +100,8 @@ class LazyHistoryContext(PolicyContext):
         if pending:
             append = self._history.append
             for action, terminated, env_reward, duration, value in pending:
-                action_type = "final" if terminated else "step"
-                result = _new_result(ActionResult)
-                result.action_type = action_type
-                result.success = env_reward > 0.0
-                result.duration_ms = duration
-                result.metadata = {"env_reward": env_reward}
-                entry = {"action": {"action": action_type, "value": action}, "result": result}
-                entry["reward"] = value
-                append(entry)
+                action_dict, result = generic_step(action, env_reward, terminated, duration)
+                append({"action": action_dict, "result": result, "reward": value})
             pending.clear()
         return self._history
 
