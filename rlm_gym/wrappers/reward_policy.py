@@ -284,6 +284,11 @@ class RewardPolicyWrapper(
             policy, self._fast_merge, self._final_only_function
         )
         low, high = policy.value_range
+        table = build_step_table(
+            policy, self._zeros, self._score_by_calculate, self._task, self._max_steps
+        )
+        if not isinstance(getattr(self, "_context", None), (LazyHistoryContext, type(None))):
+            table = None  # mid-episode on a plain context: looked up from the next episode
         self._step_constants = (
             score_components,
             float(low),
@@ -296,9 +301,7 @@ class RewardPolicyWrapper(
             # The value of a step `calculate` is skipped on: RewardSignal(0.0, {}) weighed.
             policy.clamp(0.0) if self._weights else 0.0,
             # Generic steps looked up by success and finality (rlm_gym.wrappers.step_table).
-            build_step_table(
-                policy, self._zeros, self._score_by_calculate, self._task, self._max_steps
-            ),
+            table,
         )
         # What a reset compares to see whether the table still holds: the settings it was
         # built with (None: no table).
@@ -318,7 +321,9 @@ class RewardPolicyWrapper(
             self._scheduled = self._schedule.weights_at(self._clock)
             self._rebuild_weights()
         # Every field given (positionally: the dataclass __init__ then calls no factories).
-        self._context = LazyHistoryContext(
+        # A context whose history waits for a read only when generic steps are looked up.
+        context_cls = PolicyContext if self._step_constants[-1] is None else LazyHistoryContext
+        self._context = context_cls(
             self._task, 0, self._max_steps, History((), self._history_limit), {}, {}, {}
         )
         # A plain dict when every name is declared (pre-filled): the interpreter specialises
