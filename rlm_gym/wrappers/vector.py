@@ -28,12 +28,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv, VectorWrapper
 from numpy import count_nonzero
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.policies import (
-    DEFAULT_HISTORY_LIMIT,
-    History,
-    PolicyContext,
-    RewardPolicy,
-)
+from rlm_gym.policies import DEFAULT_HISTORY_LIMIT, History, PolicyContext, RewardPolicy
 from rlm_gym.policies.batch import ResultBatch
 from rlm_gym.policies.info_keys import ACTION_RESULT_KEY, SCALAR_REWARD_KEY
 from rlm_gym.policies.registry import DEFAULT_REWARD_POLICY, resolve_reward_policy
@@ -43,21 +38,13 @@ from rlm_gym.wrappers.ablation import (
     checked_weights,
     name_set,
 )
-from rlm_gym.wrappers.reward_policy import (
-    DEFAULT_MAX_STEPS,
-    DEFAULT_REWARD_MODE,
-    REWARD_MODES,
-)
+from rlm_gym.wrappers.reward_policy import DEFAULT_MAX_STEPS, DEFAULT_REWARD_MODE, REWARD_MODES
 from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import batch_scorer, final_only_calculate
 from rlm_gym.wrappers.vector_each import raise_non_finite, score_each, spec_value
 from rlm_gym.wrappers.vector_fast import table_step
 from rlm_gym.wrappers.vector_infos import EpisodeReport, write_vector_infos
-from rlm_gym.wrappers.vector_results import (
-    FINAL_INFO_KEY,
-    reports_results,
-    sub_env_step,
-)
+from rlm_gym.wrappers.vector_results import FINAL_INFO_KEY, reports_results, sub_env_step
 from rlm_gym.wrappers.vector_reward import check_reward_output, reward_box
 from rlm_gym.wrappers.vector_table import GenericTable, hooks_are_cheap, table_policy
 
@@ -166,25 +153,27 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._table_stale = True
         self._weights_report: dict[str, np.ndarray] | None = None
 
-        n, k = self.num_envs, len(self._names)
-        self._steps = np.zeros(n, dtype=np.int64)
+        self._n = n = self.num_envs
+        k = len(self._names)
         self._max_steps_array = np.full(n, self._max_steps, dtype=np.int64)
-        # One block per sub-env row: [episode sums (k) | episode total | weights (k)], so a
-        # step updates, resets and reports them in one numpy call each; the names are views.
-        # Stored transposed, one contiguous row per column, for the short path's whole-block
-        # numpy calls (rlm_gym.wrappers.vector_fast); `_state` is its (n, 2k + 1) view.
-        self._state_t = np.zeros((2 * k + 1, n))
+        # One block per sub-env row: [episode sums (k) | episode total | step | episode count
+        # (0: not started) | weights (k)], so a step updates, resets and reports them in one
+        # numpy call each; the names are views. Stored transposed, one contiguous row per
+        # column, for the short path's whole-block numpy calls (rlm_gym.wrappers.vector_fast);
+        # `_state` is its (n, 2k + 3) view. Step and count are whole numbers in float64.
+        self._state_t = np.zeros((2 * k + 3, n))
         self._state = self._state_t.T
-        self._state[:, k + 1 :] = 1.0
+        self._state[:, k + 3 :] = 1.0
         self._sums = self._state[:, :k]
         self._totals = self._state[:, k]
+        self._steps = self._state_t[k + 1]
+        self._episode_ids = self._state_t[k + 2]
         self._sums_totals = self._state[:, : k + 1]
         self._prev_dones = np.zeros(n, dtype=bool)
         self._all = np.ones(n, dtype=bool)
         self._contexts: list[PolicyContext | None] = [None] * n
-        # Episode count per sub-env (0: not started) and the episode each context belongs to:
-        # on the fast path contexts are built only when asked for (see `vector_table`).
-        self._episode_ids = np.zeros(n, dtype=np.int64)
+        # The episode each context belongs to: on the fast path contexts are built only when
+        # asked for (see `vector_table`).
         self._context_ids = np.zeros(n, dtype=np.int64)
         # Per-sub-env sums of a policy that declares no names (it may emit any).
         self._free_sums: list[dict[str, float]] = [{} for _ in range(n)]
@@ -195,7 +184,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._user_weights: dict[str, float] = {}
         self._fixed = np.ones(k)
         self._scheduled = np.ones((n, k))
-        self._weights = self._state[:, k + 1 :]
+        self._weights = self._state[:, k + 3 :]
         self._uniform: np.ndarray | None = np.ones(k)
         self._uniform_key: bytes | None = self._uniform.tobytes()
         check_schedule(schedule, self._names, self._policy_name, disable, weights)
@@ -369,12 +358,14 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
                 sub-env, its step and the value).
         """
         obs, env_rewards, terminated, truncated, infos = self.env.step(actions)
-        self._clock += self.num_envs
+        self._clock += self._n
         if self._fast and ACTION_RESULT_KEY not in infos:
             scored = table_step(self, env_rewards, terminated, truncated, infos)
             if scored is not None:
-                values, components, terminated = scored
-                return obs, self._output(values, components, infos), terminated, truncated, infos
+                values, rows, terminated = scored
+                if self._vector_output:
+                    values = self._output(values, rows[: len(self._names)].T, infos)
+                return obs, values, terminated, truncated, infos
         env_rewards = np.asarray(env_rewards, dtype=np.float64)
         terminated = np.asarray(terminated, dtype=bool)
         dones = terminated | np.asarray(truncated, dtype=bool)
@@ -459,12 +450,12 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
                     float(env_rewards[index]),
                     bool(terminated[index]),
                 )
-                for index in range(self.num_envs)
+                for index in range(self._n)
             ]
             batch = ResultBatch.from_results(
                 [action for action, _ in pairs],
                 [result for _, result in pairs],
-                self._steps,
+                self._steps.astype(np.int64),
                 self._max_steps_array,
             )
         elif self._table is not None:
@@ -474,7 +465,8 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             k = len(self._names)
             return block[:, :k], block[:, k].copy()
         else:
-            batch = ResultBatch.generic(env_rewards, terminated, self._steps, self._max_steps_array)
+            steps = self._steps.astype(np.int64)
+            batch = ResultBatch.generic(env_rewards, terminated, steps, self._max_steps_array)
         scored = self._score_batch(batch)
         components = np.stack([scored[name] for name in self._names], axis=1)
         if self._weighted:
@@ -494,4 +486,4 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             return EpisodeReport(dones, None, None, None, {})
         k = len(self._names)
         state = np.where(dones[:, None], self._state, 0.0)
-        return EpisodeReport(dones, state[:, :k], state[:, k], state[:, k + 1 :], {})
+        return EpisodeReport(dones, state[:, :k], state[:, k], state[:, k + 3 :], {})

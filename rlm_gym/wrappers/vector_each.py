@@ -23,7 +23,7 @@ def score_each(
     wrapper: Any, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
 ):
     """Sub-env by sub-env through ``calculate``, hooks in sub-env order (as per-env)."""
-    n = wrapper.num_envs
+    n = wrapper._n
     components = np.zeros((n, len(wrapper._names)))
     free: list[dict[str, float]] | None = None if wrapper._names else [{} for _ in range(n)]
     values = np.zeros(n)

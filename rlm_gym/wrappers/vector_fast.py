@@ -57,8 +57,9 @@ def weights_report(names: tuple[str, ...], uniform: np.ndarray, n: int) -> dict[
 def table_step(
     wrapper: Any, env_rewards: Any, terminated: Any, truncated: Any, infos: dict[str, Any]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Score one vector step on the short path: ``(rewards, components, terminated)``, or None
-    (nothing changed) when the table has no uniform weighted block: the general path takes it.
+    """Score one vector step on the short path: ``(rewards, rows, terminated)`` (``rows[:k]``
+    the components, one row per name), or None (nothing changed) when the table has no uniform
+    weighted block: the general path takes it.
 
     Writes the step's reward keys into ``infos`` and updates the wrapper's episode state, as
     the general path does.
@@ -70,28 +71,29 @@ def table_step(
     block_t = wrapper._table.block_t
     if block_t is None:
         return None
+    # Rows [sums (k) | total | step | episode count] of the state: the table's rows add to
+    # them all; a new episode zeroes all but the count.
+    names, every, state_t = wrapper._names, wrapper._all, wrapper._state_t
+    k = len(names)
+    head = state_t[: k + 3]
     resets = wrapper._prev_dones
-    any_reset = bool(count_nonzero(resets))
     env_rewards = np.asarray(env_rewards, dtype=np.float64)
     terminated = np.asarray(terminated, dtype=bool)
     dones = np.logical_or(terminated, truncated)
+    if not math.isfinite(_dot(env_rewards, env_rewards)):
+        scored = ~resets if count_nonzero(resets) else None
+        raise_non_finite(wrapper.env, env_rewards, scored, wrapper._steps)
+
+    # Each sub-env's row: success + 2 * final, 4 for a reset step (a zero row). On uint8
+    # views of the flags: no cast.
+    flags = terminated.view(np.uint8)
+    code = np.add(flags, flags)
+    np.add(code, np.greater(env_rewards, 0.0).view(np.uint8), out=code)
+    any_reset = bool(count_nonzero(resets))
     if any_reset:
         np.greater(dones, resets, out=dones)  # a reset step ends no episode
-    if not math.isfinite(_dot(env_rewards, env_rewards)):
-        raise_non_finite(wrapper.env, env_rewards, ~resets if any_reset else None, wrapper._steps)
-
-    # Each sub-env's kind: success + 2 * final, 4 for a reset step (a zero row).
-    code = np.add(terminated, terminated, dtype=np.uint8)
-    code += env_rewards > 0.0
-    steps = wrapper._steps
-    steps += 1
-    k = len(wrapper._names)
-    sums_totals = wrapper._state_t[: k + 1]
-    if any_reset:
         np.putmask(code, resets, 4)
-        np.putmask(steps, resets, 0)
-        np.copyto(sums_totals, 0.0, where=resets)  # the new episodes start from zero
-        np.add(wrapper._episode_ids, resets, out=wrapper._episode_ids)
+        np.copyto(state_t[: k + 2], 0.0, where=resets)  # the new episodes start from zero
         if wrapper._reads_config:
             # The episode starts re-read the config (after this step's scoring, as the
             # general path); a changed setting rebuilds the table on the next step.
@@ -100,18 +102,17 @@ def table_step(
             if wrapper._table.settings(policy) != wrapper._table.built_settings:
                 wrapper._table_stale = True
     rows = block_t.take(code, axis=1)
-    sums_totals += rows
+    head += rows
 
-    names = wrapper._names
-    every = wrapper._all
-    infos[REWARD_COMPONENTS_KEY] = dict(zip(names, rows, strict=False))
+    # zip's `strict=False` keyword alone costs 0.2 µs a call here.
+    infos[REWARD_COMPONENTS_KEY] = dict(zip(names, rows))  # noqa: B905 - stops at k names
     infos[_COMPONENTS_MASK] = every
     infos[ENV_REWARD_KEY] = env_rewards
     infos[_ENV_REWARD_MASK] = every
     if count_nonzero(dones):
-        report = np.where(dones, sums_totals, 0.0)
+        report = np.where(dones, state_t[: k + 1], 0.0)
         infos[EPISODE_REWARD_KEY] = report[k]
-        infos[EPISODE_REWARD_COMPONENTS_KEY] = dict(zip(names, report, strict=False))
+        infos[EPISODE_REWARD_COMPONENTS_KEY] = dict(zip(names, report))  # noqa: B905
         weights = wrapper._weights_report
         if weights is None:
             weights = weights_report(names, wrapper._uniform, len(dones))
@@ -123,4 +124,4 @@ def table_step(
     values = rows[k]
     if wrapper._add_env_reward:
         values = values + (env_rewards * ~resets if any_reset else env_rewards)
-    return values, rows[:k].T, terminated
+    return values, rows, terminated

@@ -36,6 +36,7 @@ _NO_OP_END = RewardPolicy.on_episode_end
 # Row r of the table is success = r & 1, is_final = r >> 1.
 _SUCCESS_REWARDS = np.array([0.0, 1.0, 0.0, 1.0])
 _FINAL = np.array([False, False, True, True])
+_COUNTS = np.array([[1.0, 1.0, 1.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0]])
 
 
 def hooks_are_cheap(policy: RewardPolicy) -> tuple[bool, bool]:
@@ -86,7 +87,10 @@ class GenericTable:
         self.rows = np.zeros((5, len(names)))
         #: For uniform weights: ``[weighted components | value]`` per row, else None.
         self.block: np.ndarray | None = None
-        #: ``block`` transposed, C-contiguous: one row per component and the value.
+        #: ``block`` transposed, C-contiguous (one row per component and the value), then a
+        #: row counting the step (1, 0 on a reset step) and one counting the episodes started
+        #: (1 on a reset step). Added to the wrapper's state rows ``[sums | total | step |
+        #: episode count]`` it updates them all in one numpy call.
         self.block_t: np.ndarray | None = None
 
     def refresh(self, max_steps: int, weights_version: int, uniform: np.ndarray | None) -> None:
@@ -113,7 +117,7 @@ class GenericTable:
         values = np.clip(weighted.sum(axis=1), low, high)
         values[4] = 0.0
         self.block = np.concatenate([weighted, values[:, None]], axis=1)
-        self.block_t = np.ascontiguousarray(self.block.T)
+        self.block_t = np.concatenate([self.block.T, _COUNTS])
 
     def score(
         self,
