@@ -168,6 +168,8 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         self._totals = self._state[:, k]
         self._steps = self._state_t[k + 1]
         self._episode_ids = self._state_t[k + 2]
+        # The short path's rows: reported at an episode's end, zeroed at its start, counted.
+        self._heads_t = tuple(self._state_t[: k + rows] for rows in (1, 2, 3))
         self._sums_totals = self._state[:, : k + 1]
         self._prev_dones = np.zeros(n, dtype=bool)
         self._all = np.ones(n, dtype=bool)

@@ -38,7 +38,7 @@ _EPISODE_MASKS = tuple(
 )
 # A NaN or infinite reward makes the dot product NaN or infinite (so do finite rewards beyond
 # ~1e154, which `raise_non_finite` then finds fine): one BLAS call checks the whole vector.
-_dot = np.dot
+# (`ndarray.dot` skips `np.dot`'s dispatch: 0.3 µs a call against 0.5.)
 
 
 def weights_report(names: tuple[str, ...], uniform: np.ndarray, n: int) -> dict[str, np.ndarray]:
@@ -72,15 +72,16 @@ def table_step(
     if block_t is None:
         return None
     # Rows [sums (k) | total | step | episode count] of the state: the table's rows add to
-    # them all; a new episode zeroes all but the count.
-    names, every, state_t = wrapper._names, wrapper._all, wrapper._state_t
+    # them all (`head`); a new episode zeroes all but the count; an episode's end reports
+    # [sums | total].
+    names, every = wrapper._names, wrapper._all
+    reported, zeroed, head = wrapper._heads_t
     k = len(names)
-    head = state_t[: k + 3]
     resets = wrapper._prev_dones
     env_rewards = np.asarray(env_rewards, dtype=np.float64)
     terminated = np.asarray(terminated, dtype=bool)
     dones = np.logical_or(terminated, truncated)
-    if not math.isfinite(_dot(env_rewards, env_rewards)):
+    if not math.isfinite(env_rewards.dot(env_rewards)):
         scored = ~resets if count_nonzero(resets) else None
         raise_non_finite(wrapper.env, env_rewards, scored, wrapper._steps)
 
@@ -93,7 +94,7 @@ def table_step(
     if any_reset:
         np.greater(dones, resets, out=dones)  # a reset step ends no episode
         np.putmask(code, resets, 4)
-        np.copyto(state_t[: k + 2], 0.0, where=resets)  # the new episodes start from zero
+        np.copyto(zeroed, 0.0, where=resets)  # the new episodes start from zero
         if wrapper._reads_config:
             # The episode starts re-read the config (after this step's scoring, as the
             # general path); a changed setting rebuilds the table on the next step.
@@ -110,7 +111,7 @@ def table_step(
     infos[ENV_REWARD_KEY] = env_rewards
     infos[_ENV_REWARD_MASK] = every
     if count_nonzero(dones):
-        report = np.where(dones, state_t[: k + 1], 0.0)
+        report = np.where(dones, reported, 0.0)
         infos[EPISODE_REWARD_KEY] = report[k]
         infos[EPISODE_REWARD_COMPONENTS_KEY] = dict(zip(names, report))  # noqa: B905
         weights = wrapper._weights_report
