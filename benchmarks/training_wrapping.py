@@ -12,7 +12,7 @@ by repetition (medians):
 uses it for one-process runs without shaping. Both paths train the same agent for the same
 seed (``tests/training/test_vec_envs.py``).
 
-Run: ``.venv/bin/python benchmarks/training_wrapping.py [--steps 2048] [--repetitions 5]
+Run: ``.venv/bin/python benchmarks/training_wrapping.py [--steps 2048] [--repetitions 9]
 [--train-steps 8192] [--no-save]``
 """
 
@@ -106,7 +106,7 @@ def measure(args: argparse.Namespace) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2048, help="env steps per stepping sample")
-    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--repetitions", type=int, default=9)
     parser.add_argument("--train-steps", type=int, default=8_192, help="budget of a PPO run")
     parser.add_argument("--no-save", action="store_true", help="print only")
     args = parser.parse_args(argv)

@@ -321,8 +321,8 @@ def register(subparsers: Any) -> None:
         choices=REWARD_WRAPPINGS,
         default=None,
         help="the reward policy in each env (per_env) or over the vector env (vector); "
-        "default auto: vector for --vec-env dummy, --n-envs 16 or more, no --shaping "
-        "(same rewards)",
+        "default auto: vector for --vec-env dummy, --n-envs 16 or more, no --shaping, an env "
+        "whose steps report no action results (not the crawl envs); same rewards either way",
     )
     train.add_argument(
         "--log-dir",

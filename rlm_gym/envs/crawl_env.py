@@ -101,6 +101,7 @@ from rlm_gym.envs.reports import (
 from rlm_gym.envs.scoring import pages_collected, scorer_for, state_score
 from rlm_gym.envs.snapshot import CrawlSnapshot
 from rlm_gym.envs.transitions import sample_transition
+from rlm_gym.policies.info_keys import REPORTS_ACTION_RESULTS
 from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["CrawlEnv", "DEFAULT_MAX_STEPS"]
@@ -188,7 +189,7 @@ class CrawlEnv(gym.Env):
         TypeError: CrawlEnv() got an unexpected keyword argument 'renderng'. Did you mean ...
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4, REPORTS_ACTION_RESULTS: True}
     ACTIONS: tuple[str, ...] = ACTIONS
     OBSERVATION_FIELDS = OBSERVATION_FIELDS
     # The crawl result's `success`: the ground truth here, the crawler's record in Crawl-v2.

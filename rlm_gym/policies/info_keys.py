@@ -22,6 +22,7 @@ __all__ = [
     "POTENTIAL_KEY",
     "REWARD_WEIGHTS_KEY",
     "SCALAR_REWARD_KEY",
+    "REPORTS_ACTION_RESULTS",
 ]
 
 #: The action of the step, as a dict (``{"action": type, ...}``); written by the env.
@@ -46,3 +47,6 @@ POTENTIAL_KEY = "potential"
 REWARD_WEIGHTS_KEY = "reward_weights"
 #: With a vector reward: the scalar the wrapper would return in "scalar" mode.
 SCALAR_REWARD_KEY = "scalar_reward"
+#: An env class's ``metadata`` flag: its steps put an ``ActionResult`` under
+#: :data:`ACTION_RESULT_KEY` (``rlm-gym train``'s ``reward_wrapping="auto"`` reads it).
+REPORTS_ACTION_RESULTS = "reports_action_results"

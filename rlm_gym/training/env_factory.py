@@ -17,6 +17,7 @@ import gymnasium as gym
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import RewardPolicy
+from rlm_gym.policies.info_keys import REPORTS_ACTION_RESULTS
 from rlm_gym.wrappers import RewardPolicyWrapper, WeightSchedule
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "crawl_potential",
     "make_bare_env",
     "make_env",
+    "reports_action_results",
     "resolve_reward_wrapping",
 ]
 
@@ -149,25 +151,51 @@ def check_policy_fits(factory: Callable[[], gym.Env], policy: str, env_id: str) 
 REWARD_WRAPPINGS: tuple[str, ...] = ("auto", "vector", "per_env")
 #: The fewest envs for which ``"auto"`` wraps the vector env as a whole: one vector wrapper
 #: pays a fixed cost per vector step (SB3's info dicts in, a batch through the policy, the info
-#: dicts out), which 16 envs amortise and 4 do not (``benchmarks/training_wrapping.py``: PPO
-#: runs of CartPole and Crawl-v1, 0.95-0.99x the per-env CPU time at 16 envs, 1.04-1.08x at 4).
+#: dicts out), which 16 envs amortise and 4 do not (``benchmarks/training_wrapping.py``).
 VECTOR_MIN_ENVS = 16
 
 
-def resolve_reward_wrapping(requested: str, shaping: Any, vec_env: str, n_envs: int) -> str:
+def reports_action_results(env_id: str) -> bool:
+    """Whether the registered env's class declares that its steps report an ``ActionResult``
+    (``metadata[REPORTS_ACTION_RESULTS]``, as the crawl envs do). An id that is not registered
+    counts as not reporting: making the env raises Gymnasium's own error for it.
+
+    Example:
+        >>> from rlm_gym.envs import CRAWL_ENV_ID
+        >>> reports_action_results(CRAWL_ENV_ID), reports_action_results("CartPole-v1")
+        (True, False)
+    """
+    try:
+        entry_point = gym.spec(env_id).entry_point
+    except gym.error.Error:
+        return False  # not registered (yet): making the env reports that, with its own error
+    creator = gym.envs.registration.load_env_creator(entry_point)
+    return bool(getattr(creator, "metadata", {}).get(REPORTS_ACTION_RESULTS, False))
+
+
+def resolve_reward_wrapping(
+    requested: str, shaping: Any, vec_env: str, n_envs: int, env_id: str | None = None
+) -> str:
     """The path a run takes: ``"vector"`` or ``"per_env"``; ``"auto"`` takes ``"vector"`` for
-    one-process (``dummy``) runs of at least ``VECTOR_MIN_ENVS`` envs without shaping.
+    one-process (``dummy``) runs of at least ``VECTOR_MIN_ENVS`` envs without shaping, of an
+    env whose steps report no ``ActionResult``: the vector wrapper scores a reported result
+    sub-env by sub-env, which measured slower than per-env wrappers at every size
+    (``benchmarks/training_wrapping.py``, the crawl env), while generic results go through its
+    table in a few numpy calls (CartPole: faster from 16 envs).
 
     Raises:
         ValueError: An unknown name, or ``"vector"`` with potential shaping (it wraps each
             env: only ``"per_env"`` can shape).
 
     Example:
-        >>> resolve_reward_wrapping("auto", None, "dummy", 16)
+        >>> resolve_reward_wrapping("auto", None, "dummy", 16, "CartPole-v1")
         'vector'
         >>> resolve_reward_wrapping("auto", None, "dummy", 4), resolve_reward_wrapping(
         ...     "auto", "potential", "dummy", 16)
         ('per_env', 'per_env')
+        >>> from rlm_gym.envs import CRAWL_ENV_ID
+        >>> resolve_reward_wrapping("auto", None, "dummy", 16, CRAWL_ENV_ID)
+        'per_env'
         >>> resolve_reward_wrapping("vectors", None, "dummy", 16)
         Traceback (most recent call last):
         ...
@@ -183,4 +211,6 @@ def resolve_reward_wrapping(requested: str, shaping: Any, vec_env: str, n_envs: 
     if requested != "auto":
         return requested
     vector = shaping is None and vec_env == "dummy" and n_envs >= VECTOR_MIN_ENVS
+    if vector and env_id is not None and reports_action_results(env_id):
+        vector = False
     return "vector" if vector else "per_env"

@@ -108,7 +108,8 @@ class RunConfig:
         reward_wrapping: How the reward policy wraps the envs: ``"per_env"`` (a
             ``RewardPolicyWrapper`` in each env), ``"vector"`` (one ``VecRewardPolicyWrapper``
             over the vector env) or ``"auto"``: ``"vector"`` for ``dummy`` runs of 16 envs or
-            more without shaping, else ``"per_env"`` (``rlm_gym.training.vec_envs``). Both
+            more without shaping of an env whose steps report no ``ActionResult`` (not the
+            crawl envs), else ``"per_env"`` (``rlm_gym.training.vec_envs``). Both
             give the same rewards for the same seed (with a ``reward_schedule`` the vector
             path's clock is ``num_timesteps`` at every step, per-env wrappers' is set at each
             rollout start, SPEC 9.2). Once built, the path that runs (``config.json`` records
@@ -187,7 +188,7 @@ class RunConfig:
         normalised = {
             "reward_schedule": schedule,
             "reward_wrapping": resolve_reward_wrapping(
-                self.reward_wrapping, self.shaping, self.vec_env, self.n_envs
+                self.reward_wrapping, self.shaping, self.vec_env, self.n_envs, self.env_id
             ),
             "hyperparams": _jsonable(
                 _resolve_hyperparams(overrides, self.total_timesteps, self.n_envs)

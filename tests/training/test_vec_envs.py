@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from rlm_gym.envs import CRAWL_V2_ENV_ID
-from rlm_gym.training.env_factory import resolve_reward_wrapping
+from rlm_gym.envs import CRAWL_ENV_ID, CRAWL_V2_ENV_ID
+from rlm_gym.training.env_factory import reports_action_results, resolve_reward_wrapping
 from rlm_gym.training.run_config import RunConfig
 from rlm_gym.training.trainer import train
 
@@ -65,6 +65,19 @@ def test_auto_picks_vector_for_one_process_unshaped_runs_of_16_envs_and_says_so(
     shaped = RunConfig(CRAWL_V2_ENV_ID, "crawl", shaping="potential", **wide)
     assert shaped.reward_wrapping == "per_env"
     assert RunConfig("CartPole-v1", "lenient", **wide).to_json()["reward_wrapping"] == "vector"
+
+
+def test_auto_keeps_per_env_wrappers_for_envs_that_report_action_results():
+    # The crawl envs declare it; their results would go through the vector wrapper sub-env by
+    # sub-env (slower than per-env wrappers in benchmarks/training_wrapping.py).
+    for env_id in (CRAWL_ENV_ID, CRAWL_V2_ENV_ID):
+        assert reports_action_results(env_id)
+        assert RunConfig(env_id, "crawl", n_envs=16).reward_wrapping == "per_env"
+        assert RunConfig(env_id, "crawl", n_envs=16, reward_wrapping="vector").reward_wrapping == (
+            "vector"
+        )
+    assert not reports_action_results("CartPole-v1")
+    assert not reports_action_results("NoSuchEnv-v0")  # gym.make names it when the run starts
 
 
 def test_vector_wrapping_refuses_shaping_and_unknown_names_with_the_choices():
