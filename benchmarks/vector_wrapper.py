@@ -32,6 +32,7 @@ import statistics
 import sys
 import warnings
 from pathlib import Path
+from time import thread_time
 from typing import Any
 
 import gymnasium as gym
@@ -109,18 +110,22 @@ class MinimalTableWrapper(VectorWrapper):
         return obs, rows[-1], terminated, truncated, infos
 
 
-def stepper(env: VectorEnv, actions: list[Any], steps: int):
-    """A closure timing ``steps`` vector steps, in µs of CPU per sub-env step."""
+def stepper(env: VectorEnv, actions: list[Any], steps: int, main_thread: list | None = None):
+    """A closure timing ``steps`` vector steps, in µs of CPU per sub-env step (the process's;
+    with ``main_thread``, the calling thread's own CPU is appended there too)."""
     env.reset(seed=0)
     count = len(actions)
     per = 1e6 / (steps * env.num_envs)
 
     def run() -> float:
         step = env.step
-        started = clock()
+        started, started_thread = clock(), thread_time()
         for index in range(steps):
             step(actions[index % count])
-        return (clock() - started) * per
+        elapsed = clock() - started
+        if main_thread is not None:
+            main_thread.append((thread_time() - started_thread) * per)
+        return elapsed * per
 
     return run
 
@@ -129,9 +134,10 @@ def cartpoles(n: int) -> SyncVectorEnv:
     return gym.make_vec("CartPole-v1", num_envs=n, vectorization_mode="sync")
 
 
-def variants_for(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
-    """Every timed variant (name -> closure), and whether EnvPool's are among them."""
-    variants, recorded = {}, {}
+def variants_for(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, list[float]]]:
+    """Every timed variant (name -> closure), and the main thread's CPU of EnvPool's (name ->
+    the samples, appended as they run; empty without EnvPool)."""
+    variants, recorded, threads = {}, {}, {}
     for n in (64, 1024):
         recorded[n] = RecordedVectorEnv(cartpoles(n), steps=200)
         actions = recorded[n].actions
@@ -152,17 +158,21 @@ def variants_for(args: argparse.Namespace) -> tuple[dict[str, Any], bool]:
     pools = envpools(64)
     if pools is not None:
         pool_actions = [np.asarray(a) for a in actions]
-        variants["envpool_64"] = stepper(pools[0], pool_actions, args.steps)
-        wrapped_pool = VectorRewardPolicyWrapper(pools[1], args.policy)
-        variants["wrapped_envpool_64"] = stepper(wrapped_pool, pool_actions, args.steps)
-        minimal_pool = MinimalTableWrapper(pools[2])
-        variants["minimal_envpool_64"] = stepper(minimal_pool, pool_actions, args.steps)
-    return variants, pools is not None
+        envs = {
+            "envpool_64": pools[0],
+            "wrapped_envpool_64": VectorRewardPolicyWrapper(pools[1], args.policy),
+            "minimal_envpool_64": MinimalTableWrapper(pools[2]),
+        }
+        for name, env in envs.items():
+            threads[name] = []
+            variants[name] = stepper(env, pool_actions, args.steps, threads[name])
+    return variants, threads
 
 
-def figures(samples: dict[str, list[float]], envpool: bool) -> dict[str, float]:
+def figures(samples: dict[str, list[float]], threads: dict[str, list[float]]) -> dict[str, float]:
     """The benchmark's figures from paired samples: medians of the per-repetition differences
-    (µs added per sub-env step) and ratios (over EnvPool)."""
+    (µs added per sub-env step) and ratios (over EnvPool), and from the main thread's CPU over
+    EnvPool the µs a wrapper adds there (to set beside its own time in the replay loop)."""
 
     def added(name: str, base: str) -> float:
         pairs = zip(samples[name], samples[base], strict=True)
@@ -174,20 +184,24 @@ def figures(samples: dict[str, list[float]], envpool: bool) -> dict[str, float]:
         "in_place_64": added("wrapped_sync_64", "sync_64"),
         "per_env_64": added("per_env_sync_64", "sync_64"),
         "minimal_in_place_64": added("minimal_sync_64", "sync_64"),
-        **(envpool_ratio(samples) if envpool else {}),
+        **(envpool_ratio(samples, threads) if threads else {}),
     }
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """``args.rounds`` rounds of interleaved repetitions: figures over all of them pooled, and
     each round's own, to show how far they move from one round to the next."""
-    variants, envpool = variants_for(args)
+    variants, threads = variants_for(args)
     with warnings.catch_warnings():  # EnvPool's seed is fixed at make(); reset's is ignored
         warnings.filterwarnings("ignore", "EnvPool seeds are fixed")
         rounds = [interleaved_samples(variants, args.repetitions) for _ in range(args.rounds)]
     pooled = {name: [value for one in rounds for value in one[name]] for name in variants}
-    per_round = [figures(one, envpool) for one in rounds]
-    pooled_figures = figures(pooled, envpool)
+    reps = args.repetitions
+    per_round = [
+        figures(one, {name: values[i * reps : (i + 1) * reps] for name, values in threads.items()})
+        for i, one in enumerate(rounds)
+    ]
+    pooled_figures = figures(pooled, threads)
     return {
         "policy": args.policy,
         "rounds": args.rounds,
@@ -209,16 +223,26 @@ def envpools(n: int) -> tuple[Any, Any] | None:
     )
 
 
-def envpool_ratio(samples: dict[str, list[float]]) -> dict[str, float]:
-    """Wrapped over bare EnvPool: the median of the paired ratios, and the µs added."""
+def envpool_ratio(
+    samples: dict[str, list[float]], threads: dict[str, list[float]]
+) -> dict[str, float]:
+    """Wrapped over bare EnvPool: the median of the paired ratios, the µs added, and the µs of
+    the main thread's own CPU added (EnvPool steps on worker threads)."""
     pairs = list(zip(samples["wrapped_envpool_64"], samples["envpool_64"], strict=True))
     minimal = list(zip(samples["minimal_envpool_64"], samples["envpool_64"], strict=True))
     ratio = statistics.median(a / b for a, b in pairs)
+
+    def main_thread_added(name: str) -> float:
+        pairs = zip(threads[name], threads["envpool_64"], strict=True)
+        return statistics.median(a - b for a, b in pairs)
+
     return {
         "envpool_64_ratio": ratio,
         "envpool_64_ratio_vs_goal": ratio / ENVPOOL_GOAL,
         "envpool_64_added": statistics.median(a - b for a, b in pairs),
         "minimal_envpool_64_ratio": statistics.median(a / b for a, b in minimal),
+        "envpool_64_main_thread_added": main_thread_added("wrapped_envpool_64"),
+        "minimal_envpool_64_main_thread_added": main_thread_added("minimal_envpool_64"),
     }
 
 
@@ -255,6 +279,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if name in payload:
             per_round = " / ".join(f"{value:.2f}x" for value in rounds[name])
             rows.append([label, "", per_round, goal, f"{payload[name]:.2f}x"])
+    for name, label in (
+        ("envpool_64_main_thread_added", "EnvPool x64: wrapped, main thread"),
+        ("minimal_envpool_64_main_thread_added", "EnvPool x64: minimal, main thread"),
+    ):
+        if name in payload:
+            per_round = " / ".join(f"{value:.3f}" for value in rounds[name])
+            rows.append([label, f"{payload[name]:.3f}", per_round, "", ""])
     print(
         f"VectorRewardPolicyWrapper ({args.policy}), µs of CPU added per sub-env step: medians "
         f"of {args.rounds} x {args.repetitions} interleaved paired repetitions, and per round"

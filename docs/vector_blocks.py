@@ -80,6 +80,17 @@ def vector_wrapper() -> str:
                 "informative",
             )
         )
+        if "envpool_64_main_thread_added" in section:
+            rows.append(
+                (
+                    "the main thread's own CPU the wrapper adds over EnvPool (its own time in "
+                    f"the replay loop: {section['own_64']:.2f} µs); the minimal wrapper's",
+                    f"+{section['envpool_64_main_thread_added']:.2f} µs; "
+                    f"+{section['minimal_envpool_64_main_thread_added']:.2f} µs",
+                    _rounds(section, "envpool_64_main_thread_added", *us),
+                    "informative",
+                )
+            )
     else:
         rows.append(
             (
