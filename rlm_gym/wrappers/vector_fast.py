@@ -36,9 +36,6 @@ _ENV_REWARD_MASK = f"_{ENV_REWARD_KEY}"
 _EPISODE_MASKS = tuple(
     f"_{key}" for key in (EPISODE_REWARD_KEY, EPISODE_REWARD_COMPONENTS_KEY, REWARD_WEIGHTS_KEY)
 )
-# A NaN or infinite reward makes the dot product NaN or infinite (so do finite rewards beyond
-# ~1e154, which `raise_non_finite` then finds fine): one BLAS call checks the whole vector.
-# (`ndarray.dot` skips `np.dot`'s dispatch: 0.3 µs a call against 0.5.)
 
 
 def weights_report(names: tuple[str, ...], uniform: np.ndarray, n: int) -> dict[str, np.ndarray]:
@@ -81,6 +78,9 @@ def table_step(
     env_rewards = np.asarray(env_rewards, dtype=np.float64)
     terminated = np.asarray(terminated, dtype=bool)
     dones = np.logical_or(terminated, truncated)
+    # A NaN or infinite reward makes the dot product NaN or infinite (so do finite rewards
+    # beyond ~1e154, which `raise_non_finite` then finds fine): one BLAS call checks the whole
+    # vector (`ndarray.dot` skips `np.dot`'s dispatch: 0.3 µs a call against 0.5).
     if not math.isfinite(env_rewards.dot(env_rewards)):
         scored = ~resets if count_nonzero(resets) else None
         raise_non_finite(wrapper.env, env_rewards, scored, wrapper._steps)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rlm_gym.wrappers.vector as vector_module
-from rlm_gym import VectorRewardPolicyWrapper
+from rlm_gym import RewardPolicyWrapper, VectorRewardPolicyWrapper
 from rlm_gym.policies import PolicyRegistry
 
 KEYS = ("reward_components", "episode_reward_components")
@@ -51,6 +51,42 @@ def test_the_short_path_equals_the_general_one_with_a_config_change(policy, monk
     with monkeypatch.context() as patch:
         _, general_seen = _run(policy, general=True, monkeypatch=patch)
     assert fast_seen == general_seen
+
+
+def test_contexts_on_the_short_path_count_steps_and_episodes_as_per_env_wrappers_do():
+    # The short path keeps each sub-env's step and episode count in its state block (the
+    # table's rows add them); the contexts it builds on demand must read them as per-env does.
+    n = 4
+    envs = VectorRewardPolicyWrapper(_cartpoles(n), "default")
+    singles = [RewardPolicyWrapper(gym.make("CartPole-v1"), "default") for _ in range(n)]
+    envs.reset(seed=[10 + i for i in range(n)])
+    for index, single in enumerate(singles):
+        single.reset(seed=10 + index)
+    rng = np.random.default_rng(0)
+    pending = [False] * n  # NEXT_STEP: a finished sub-env resets on its next step
+    episodes = [1] * n
+    seen_contexts = {}
+    for _ in range(150):
+        actions = rng.integers(0, 2, n)
+        *_, terminated, truncated, _ = envs.step(actions)
+        assert envs._fast
+        for index, single in enumerate(singles):
+            if pending[index]:
+                single.reset()
+                episodes[index] += 1
+                pending[index] = False
+            else:
+                *_, done_now, cut_now, _ = single.step(int(actions[index]))
+                assert (done_now, cut_now) == (terminated[index], truncated[index])
+                pending[index] = done_now or cut_now
+        contexts = envs.contexts
+        for index, single in enumerate(singles):
+            assert contexts[index].step == single.context.step
+            # One context object per episode, a new one when the sub-env's episode changes.
+            key = (index, episodes[index])
+            assert seen_contexts.setdefault(key, contexts[index]) is contexts[index]
+            assert seen_contexts.get((index, episodes[index] - 1)) is not contexts[index]
+    assert max(episodes) > 3
 
 
 def test_reward_weights_on_the_short_path_are_shared_read_only_arrays():
