@@ -40,7 +40,13 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv, VectorWrapper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import clock, interleaved_samples, print_table, save_results
+from _common import (
+    clock,
+    interleaved_samples,
+    paired_median_difference,
+    print_table,
+    save_results,
+)
 
 from rlm_gym import RewardPolicyWrapper, VectorRewardPolicyWrapper
 
@@ -175,8 +181,7 @@ def figures(samples: dict[str, list[float]], threads: dict[str, list[float]]) ->
     EnvPool the µs a wrapper adds there (to set beside its own time in the replay loop)."""
 
     def added(name: str, base: str) -> float:
-        pairs = zip(samples[name], samples[base], strict=True)
-        return statistics.median(a - b for a, b in pairs)
+        return paired_median_difference(samples[name], samples[base])
 
     return {
         "own_64": added("wrapped_replay_64", "replay_64"),
@@ -232,17 +237,20 @@ def envpool_ratio(
     minimal = list(zip(samples["minimal_envpool_64"], samples["envpool_64"], strict=True))
     ratio = statistics.median(a / b for a, b in pairs)
 
-    def main_thread_added(name: str) -> float:
-        pairs = zip(threads[name], threads["envpool_64"], strict=True)
-        return statistics.median(a - b for a, b in pairs)
-
+    bare_thread = threads["envpool_64"]
     return {
         "envpool_64_ratio": ratio,
         "envpool_64_ratio_vs_goal": ratio / ENVPOOL_GOAL,
-        "envpool_64_added": statistics.median(a - b for a, b in pairs),
+        "envpool_64_added": paired_median_difference(
+            samples["wrapped_envpool_64"], samples["envpool_64"]
+        ),
         "minimal_envpool_64_ratio": statistics.median(a / b for a, b in minimal),
-        "envpool_64_main_thread_added": main_thread_added("wrapped_envpool_64"),
-        "minimal_envpool_64_main_thread_added": main_thread_added("minimal_envpool_64"),
+        "envpool_64_main_thread_added": paired_median_difference(
+            threads["wrapped_envpool_64"], bare_thread
+        ),
+        "minimal_envpool_64_main_thread_added": paired_median_difference(
+            threads["minimal_envpool_64"], bare_thread
+        ),
     }
 
 
