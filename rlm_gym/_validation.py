@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Real
@@ -11,10 +10,46 @@ from typing import Any
 __all__ = ["did_you_mean", "unknown_name_error", "check_config_value", "check_finite_number"]
 
 
+def edit_distance(first: str, second: str) -> int:
+    """Levenshtein distance: the fewest one-character insertions, deletions or substitutions.
+
+    Example:
+        >>> edit_distance("lenint", "lenient"), edit_distance("MyCrawler-v0", "CartPole-v0")
+        (1, 7)
+    """
+    previous = list(range(len(second) + 1))
+    for i, char in enumerate(first, 1):
+        current = [i]
+        for j, other in enumerate(second, 1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char != other))
+            )
+        previous = current
+    return previous[-1]
+
+
 def did_you_mean(name: str, valid: Iterable[str]) -> str:
-    """Return ``" Did you mean 'x'?"`` for the closest valid name, or ``""`` if none is close."""
-    matches = difflib.get_close_matches(str(name), list(valid), n=1, cutoff=0.5)
-    return f" Did you mean '{matches[0]}'?" if matches else ""
+    """Return ``" Did you mean 'x'?"`` for the closest valid name, or ``""`` if none is close.
+
+    Close means a typo away: within a quarter of the name's length in edits (at least 2),
+    case aside. A name further off gets no suggestion - "MyCrawler-v0" is not a misspelt
+    "CartPole-v0", however much the version suffix makes them look alike.
+
+    Example:
+        >>> did_you_mean("lenint", ["lenient", "strict"])
+        " Did you mean 'lenient'?"
+        >>> did_you_mean("MyCrawler-v0", ["CartPole-v0", "rlm_gym/Crawl-v2"])
+        ''
+    """
+    text = str(name).lower()
+    limit = max(2, len(text) // 4)
+    scored = sorted(
+        (edit_distance(text, candidate.lower()), index, candidate)
+        for index, candidate in enumerate(dict.fromkeys(map(str, valid)))
+    )
+    if not scored or scored[0][0] > limit:
+        return ""
+    return f" Did you mean '{scored[0][2]}'?"
 
 
 def unknown_name_error(what: str, name: str, valid: Iterable[str], where: str = "") -> ValueError:

@@ -1,4 +1,4 @@
-"""CleanRL's ``ppo.py`` idiom on ``rlm_gym/Crawl-v1``: a minimal equivalent, not a copy.
+"""CleanRL's ``ppo.py`` idiom on ``rlm_gym/Crawl-v2``: a minimal equivalent, not a copy.
 
 CleanRL is a set of single-file scripts, not a library: its PyPI package (0.4.8) is a 2021
 snapshot on the old ``gym`` API, and the repository's ``pyproject.toml`` pins
@@ -6,7 +6,7 @@ snapshot on the old ``gym`` API, and the repository's ``pyproject.toml`` pins
 the env -- ``gym.make(env_id)`` in a ``make_env`` thunk, ``RecordEpisodeStatistics``, a
 ``gym.vector.SyncVectorEnv`` of them, reset with the seed, ``num_steps`` rollout steps per
 iteration, GAE, clipped PPO updates on minibatches -- and the same flag names, so
-``--env-id rlm_gym:rlm_gym/Crawl-v1`` works here exactly as it does with CleanRL's own script
+``--env-id rlm_gym:rlm_gym/Crawl-v2`` works here exactly as it does with CleanRL's own script
 (also checked with upstream ppo.py unchanged). Logging is ``print`` instead of TensorBoard.
 
 Two Gymnasium >= 1.0 details, which upstream ppo.py (written for 0.29) does not handle:
@@ -16,8 +16,8 @@ transition (reward 0, action ignored) is kept here as ppo.py keeps it.
 
 Run::
 
-    python examples/clients/cleanrl_ppo.py --env-id rlm_gym:rlm_gym/Crawl-v1
-    python examples/clients/cleanrl_ppo.py --env-id rlm_gym:rlm_gym/Crawl-v1 --reward-policy lenient
+    python examples/clients/cleanrl_ppo.py --env-id rlm_gym:rlm_gym/Crawl-v2
+    python examples/clients/cleanrl_ppo.py --env-id rlm_gym:rlm_gym/Crawl-v2 --reward-policy lenient
 """
 
 from __future__ import annotations

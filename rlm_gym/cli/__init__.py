@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from rlm_gym._validation import did_you_mean
 from rlm_gym.cli import ablate, demo, evaluate, policies, replay, score, study, train
+from rlm_gym.cli.options import HelpFormatter
 from rlm_gym.cli.policies import compare_policies, fitting_policies
 
 __all__ = ["build_parser", "compare_policies", "fitting_policies", "main"]
@@ -60,9 +61,22 @@ def build_parser() -> argparse.ArgumentParser:
     from rlm_gym import __version__
 
     parser = OneLineParser(
-        prog="rlm-gym", description="Reward policies and the simulated crawl environment."
+        prog="rlm-gym",
+        description="Reward policies for Gymnasium envs, the simulated crawl environment, and "
+        "the crawl reward for a scraper's own output. `rlm-gym COMMAND --help` explains each "
+        "command, with examples.",
+        epilog="examples:\n"
+        "  rlm-gym policies\n"
+        "  rlm-gym score examples/crawl_results.jsonl --explain\n"
+        "  rlm-gym demo",
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"rlm-gym {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"rlm-gym {__version__}",
+        help="print the package version and exit",
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in (policies, score, train, evaluate, ablate, study, replay, demo):
         command.register(subparsers)

@@ -6,8 +6,7 @@ import argparse
 from typing import Any
 
 from rlm_gym.cli.evaluate import print_comparison
-from rlm_gym.cli.options import add_quiet, positive_int
-from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.cli.options import add_command, add_quiet, positive_int
 
 __all__ = ["register"]
 
@@ -16,7 +15,7 @@ def _run_demo(args: argparse.Namespace) -> int:
     from rlm_gym.training import require
 
     require("torch", "stable_baselines3", "matplotlib", "rich")
-    from rlm_gym.training import DEMO_VARIANT, run_demo
+    from rlm_gym.training import DEMO_ENV_ID, DEMO_VARIANT, run_demo
 
     run_demo(
         args.out,
@@ -26,27 +25,46 @@ def _run_demo(args: argparse.Namespace) -> int:
         variant=args.variant or DEMO_VARIANT,
         quick=True if args.quick else None,
         progress_bar=not args.quiet,
-        show_table=lambda rows: print_comparison(
-            rows, f"{CRAWL_ENV_ID}: true crawl score", "table"
-        ),
+        show_table=lambda rows: print_comparison(rows, f"{DEMO_ENV_ID}: true crawl score", "table"),
     )
     return 0
 
 
 def register(subparsers: Any) -> None:
     """Add ``demo`` to an argparse subparsers object."""
-    demo = subparsers.add_parser(
-        "demo", help="train an agent on the crawl env (~5 min on 2 cores) and print the table"
+    demo = add_command(
+        subparsers,
+        "demo",
+        "train an agent on the crawl env and print its true score beside the baselines",
+        ["rlm-gym demo", "rlm-gym demo --seed 1 --out runs/demo-seed1", "rlm-gym demo --quick"],
+        description="The main job (`make demo`): train PPO with the `crawl` policy and the "
+        "recipe the `defaults` study measured best, on the current crawl env, then print the "
+        "true crawl score of random / heuristic / best fixed / trained / oracle on the same "
+        "seeded episodes and write evaluation.json and curves.png into the run directory.",
     )
     demo.add_argument(
         "--variant",
         default=None,
         help="a recipe of the `defaults` study (default: the measured best, DEMO_VARIANT)",
     )
-    demo.add_argument("--timesteps", type=positive_int, default=None)
-    demo.add_argument("--eval-episodes", type=positive_int, default=None)
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--out", default="runs/demo")
-    demo.add_argument("--quick", action="store_true", help="tiny budget (as RLM_GYM_QUICK=1)")
+    demo.add_argument(
+        "--timesteps",
+        type=positive_int,
+        default=None,
+        help="training steps (default: the recipe's budget)",
+    )
+    demo.add_argument(
+        "--eval-episodes",
+        type=positive_int,
+        default=None,
+        help="seeded evaluation episodes per agent (default: the studies', DEMO_EVAL_EPISODES)",
+    )
+    demo.add_argument("--seed", type=int, default=0, help="training seed")
+    demo.add_argument(
+        "--out", default="runs/demo", help="run directory (a suffix is added if taken)"
+    )
+    demo.add_argument(
+        "--quick", action="store_true", help="tiny budgets, for a smoke test (as RLM_GYM_QUICK=1)"
+    )
     add_quiet(demo)
     demo.set_defaults(func=_run_demo)

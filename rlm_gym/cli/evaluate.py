@@ -16,6 +16,7 @@ from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.cli.options import (
+    add_command,
     add_quiet,
     check_env_id,
     model_file,
@@ -23,7 +24,7 @@ from rlm_gym.cli.options import (
     parse_assignments,
     positive_int,
 )
-from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.envs import CRAWL_ENV_ID, CURRENT_CRAWL_ENV_ID
 from rlm_gym.tables import print_table
 
 __all__ = ["print_comparison", "register"]
@@ -93,7 +94,7 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
         raise ValueError(
             f"The run(s) were trained on '{env_id}' (their config.json); got `--env` {args.env}"
         )
-    env_id = args.env or env_id or CRAWL_ENV_ID
+    env_id = args.env or env_id or CURRENT_CRAWL_ENV_ID
     check_env_id(env_id)
     env_kwargs.update(parse_assignments(args.env_kwarg, "--env-kwarg"))
     return agents, env_id, env_kwargs
@@ -135,8 +136,18 @@ def _run_evaluate(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``evaluate`` to an argparse subparsers object."""
-    evaluate = subparsers.add_parser(
-        "evaluate", help="true score of trained models and baselines, in one table"
+    evaluate = add_command(
+        subparsers,
+        "evaluate",
+        "the true crawl score of trained models and baselines on the same seeded episodes",
+        [
+            "rlm-gym evaluate --baselines --episodes 100",
+            "rlm-gym evaluate runs/train/my-run heuristic oracle --format markdown",
+        ],
+        description="Play every agent (a run directory, a model file, or a baseline: random, "
+        "heuristic, best_fixed, oracle) on the same seeded episodes of the bare env and print "
+        "one table: the true crawl score with its 95 % CI, the score normalised between random "
+        "(0) and oracle (1) when both are known, the reward's components and the task outcome.",
     )
     evaluate.add_argument(
         "agents",
@@ -147,12 +158,27 @@ def register(subparsers: Any) -> None:
     evaluate.add_argument(
         "--env",
         default=None,
-        help=f"a registered env id (default: the runs' env from config.json, else {CRAWL_ENV_ID})",
+        help="a registered env id (default: the runs' env from config.json, else "
+        f"{CURRENT_CRAWL_ENV_ID})",
     )
     evaluate.add_argument("--baselines", action="store_true", help="add every baseline")
-    evaluate.add_argument("--episodes", type=positive_int, default=200)
-    evaluate.add_argument("--seed", type=int, default=1_000_000)
-    evaluate.add_argument("--env-kwarg", action="append", metavar="KEY=VALUE")
-    evaluate.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+    evaluate.add_argument(
+        "--episodes", type=positive_int, default=200, help="seeded episodes per agent"
+    )
+    evaluate.add_argument(
+        "--seed", type=int, default=1_000_000, help="seed of the first episode (i-th: seed + i)"
+    )
+    evaluate.add_argument(
+        "--env-kwarg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="an env constructor argument, JSON value, repeatable (default: the runs' own)",
+    )
+    evaluate.add_argument(
+        "--format",
+        choices=("table", "markdown", "json"),
+        default="table",
+        help="how to print the table",
+    )
     add_quiet(evaluate)
     evaluate.set_defaults(func=_run_evaluate)

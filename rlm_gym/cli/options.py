@@ -17,7 +17,9 @@ from typing import Any
 from rlm_gym._validation import did_you_mean
 
 __all__ = [
+    "HelpFormatter",
     "add_algo",
+    "add_command",
     "add_quiet",
     "check_env_id",
     "check_hp",
@@ -30,6 +32,62 @@ __all__ = [
     "positive_int",
     "split_names",
 ]
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """``--help`` as ``pip`` and ``pytest`` print it: the description wrapped paragraph by
+    paragraph, the example lines as written, and each option's default after its help text.
+
+    A paragraph of one line is wrapped to the terminal; one of several lines (the examples)
+    is kept as it is. The default is appended when the option has one worth printing (not
+    ``None``, not a switch's ``False``) and the help does not already say it: options whose
+    default is resolved later (``None`` here) say in their own words what happens without them.
+    """
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = text.split("\n\n")
+        return "\n\n".join(
+            paragraph
+            if "\n" in paragraph
+            else super(HelpFormatter, self)._fill_text(paragraph, width, indent)
+            for paragraph in paragraphs
+        )
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        # Identity, not ``in``: a default of 0 equals False and must still be printed.
+        if (
+            not action.option_strings
+            or "default" in text
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def add_command(
+    subparsers: Any, name: str, summary: str, examples: Sequence[str], description: str = ""
+) -> argparse.ArgumentParser:
+    """Add one subcommand with the house's help: a one-line summary (listed under
+    ``rlm-gym --help``), a description (the summary when none is given), and example lines.
+
+    Example:
+        >>> parser = argparse.ArgumentParser(prog="rlm-gym")
+        >>> sub = add_command(parser.add_subparsers(), "hello", "say hello", ["rlm-gym hello"])
+        >>> print(sub.format_help().split("examples:")[1].strip())
+        rlm-gym hello
+    """
+    epilog = "examples:\n" + "\n".join(f"  {line}" for line in examples)
+    return subparsers.add_parser(
+        name,
+        help=summary,
+        description=description or summary[0].upper() + summary[1:] + ".",
+        epilog=epilog,
+        formatter_class=HelpFormatter,
+    )
 
 
 def positive_int(text: str) -> int:

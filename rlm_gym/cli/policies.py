@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rlm_gym.cli.options import check_env_id, positive_int
+from rlm_gym.cli.options import add_command, check_env_id, positive_int
 from rlm_gym.policies import PolicyRegistry
 
 __all__ = ["compare_policies", "fitting_policies", "register"]
@@ -148,20 +148,40 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``policies`` and ``compare`` to an argparse subparsers object."""
-    policies = subparsers.add_parser("policies", help="list reward policies and their config")
-    policies.add_argument("--format", choices=("text", "json"), default="text")
+    policies = add_command(
+        subparsers,
+        "policies",
+        "list the registered reward policies, their components and default config",
+        ["rlm-gym policies", "rlm-gym policies --format json"],
+    )
+    policies.add_argument(
+        "--format", choices=("text", "json"), default="text", help="how to print the list"
+    )
     policies.set_defaults(func=_run_policies)
 
-    compare = subparsers.add_parser(
-        "compare", help="score the same seeded episodes with each reward policy"
+    compare = add_command(
+        subparsers,
+        "compare",
+        "score the same seeded random-action episodes with each reward policy",
+        [
+            "rlm-gym compare --env CartPole-v1",
+            "rlm-gym compare --env CartPole-v1 --policy lenient --policy strict --episodes 20",
+        ],
+        description="Score the same seeded random-action episodes with each reward policy "
+        "that fits the env and print the mean per-episode sum of every component, so two "
+        "policies' views of the same behaviour can be read side by side.",
     )
-    compare.add_argument("--env", default="CartPole-v1", help="a registered env id")
+    compare.add_argument("--env", default="CartPole-v1", help="a registered Gymnasium env id")
     compare.add_argument(
         "--policy",
         action="append",
         help="a policy to include (repeatable; default: every policy that fits the env)",
     )
-    compare.add_argument("--episodes", type=positive_int, default=5)
-    compare.add_argument("--seed", type=int, default=0)
-    compare.add_argument("--format", choices=("text", "json"), default="text")
+    compare.add_argument(
+        "--episodes", type=positive_int, default=5, help="seeded episodes per policy"
+    )
+    compare.add_argument("--seed", type=int, default=0, help="seed of the first episode")
+    compare.add_argument(
+        "--format", choices=("text", "json"), default="text", help="how to print the rows"
+    )
     compare.set_defaults(func=_run_compare)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rlm_gym.cli.options import model_file, positive_int
+from rlm_gym.cli.options import add_command, model_file, positive_int
 
 __all__ = ["register"]
 
@@ -24,11 +24,19 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``replay`` to an argparse subparsers object."""
-    replay = subparsers.add_parser(
-        "replay", help="watch a trained agent crawl step by step (or save a GIF)"
+    replay = add_command(
+        subparsers,
+        "replay",
+        "watch a trained agent crawl step by step, or save its episodes as a GIF",
+        ["rlm-gym replay runs/demo", "rlm-gym replay runs/demo --episodes 3 --gif crawl.gif"],
     )
     replay.add_argument("run", help="a run directory written by `rlm-gym train` (or its model)")
-    replay.add_argument("--episodes", type=positive_int, default=1)
+    replay.add_argument("--episodes", type=positive_int, default=1, help="episodes to play")
     replay.add_argument("--seed", type=int, default=2_000_000, help="seed of the first episode")
-    replay.add_argument("--gif", default=None, metavar="OUT.gif", help="save the frames as a GIF")
+    replay.add_argument(
+        "--gif",
+        default=None,
+        metavar="OUT.gif",
+        help="save the frames as a GIF (default: print each step instead)",
+    )
     replay.set_defaults(func=_run_replay)

@@ -33,6 +33,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
+from rlm_gym.cli.options import add_command
 from rlm_gym.cli.score_input import check_arguments, open_binary, read_lines
 from rlm_gym.cli.score_output import WRITERS
 from rlm_gym.crawl import readers
@@ -45,11 +46,18 @@ __all__ = ["register", "run"]
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``score`` subcommand to an ``argparse`` subparsers object."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "score",
-        help="score crawl results or a scraper's output file (JSON, JSON lines, CSV)",
+        "score crawl results or a scraper's output file (JSON, JSON lines, CSV)",
+        [
+            "rlm-gym score examples/crawl_results.jsonl",
+            "rlm-gym score products.csv --required title,price --explain",
+            "cat crawls.jsonl | rlm-gym score - --format json",
+        ],
         description="Score crawl logs (one crawl result per line), or a scraper's own output "
-        "file as one crawl, and summarize them per pattern type.",
+        "file as one crawl, and summarize them per pattern type. --explain says, per field, "
+        "which values were rejected and why.",
     )
     parser.add_argument("file", metavar="FILE", help="the file to score ('-' reads stdin)")
     parser.add_argument("--policy", default="crawl", help="a registered reward policy name")
@@ -73,21 +81,43 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FIELD",
         help="a required field (repeatable; same as --required)",
     )
-    parser.add_argument("--pages", type=int, help="items/csv input: pages the scrape fetched")
     parser.add_argument(
-        "--time-ms", type=float, help="items/csv input: the scrape's duration in ms"
+        "--pages",
+        type=int,
+        help="items/csv input: pages the scrape fetched (default: 1)",
+    )
+    parser.add_argument(
+        "--time-ms",
+        type=float,
+        help="items/csv input: the scrape's duration in ms (default: 0, no time penalty)",
     )
     parser.add_argument(
         "--pattern-type", help="the crawl's pattern type (default: classified from the data)"
     )
     parser.add_argument("--domain", help="items/csv input: the site (default: the file name)")
-    parser.add_argument("--encoding", help="items/csv input: force the file's encoding")
-    parser.add_argument("--delimiter", help="csv input: force the delimiter (',', ';', 'tab')")
     parser.add_argument(
-        "--columns", metavar="C1,C2", help="csv input: column names of a file without header"
+        "--encoding",
+        help="items/csv input: force the file's encoding (default: detected from the bytes)",
     )
-    parser.add_argument("--items-key", help="items input: the key holding the list of items")
-    parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    parser.add_argument(
+        "--delimiter",
+        help="csv input: force the delimiter, ',', ';' or 'tab' (default: sniffed)",
+    )
+    parser.add_argument(
+        "--columns",
+        metavar="C1,C2",
+        help="csv input: column names of a file without header (default: its first row)",
+    )
+    parser.add_argument(
+        "--items-key",
+        help="items input: the key holding the list of items (default: found in the JSON)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help="how to print the scores",
+    )
     parser.add_argument(
         "--explain",
         action="store_true",

@@ -81,6 +81,17 @@ def open_binary(path: str) -> BinaryIO:
     """The file to score, opened for bytes (``-``: stdin)."""
     if path == "-":
         return sys.stdin.buffer
+    if os.path.isdir(path):
+        scorable = sorted(
+            name
+            for name in os.listdir(path)
+            if name.lower().endswith((".jsonl", ".json", ".csv", ".tsv", ".ndjson"))
+        )
+        hint = f", e.g. {os.path.join(path, scorable[0])}" if scorable else ""
+        raise ValueError(
+            f"{path} is a directory: `rlm-gym score` reads one file (crawl results as JSON "
+            f"lines, or a scraper's JSON or CSV output) or '-' for stdin; give a file{hint}"
+        )
     try:
         return open(path, "rb")
     except OSError as error:

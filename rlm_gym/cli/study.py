@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.cli.options import add_quiet, parse_seeds, positive_int
+from rlm_gym.cli.options import add_command, add_quiet, parse_seeds, positive_int
 from rlm_gym.tables import mean_and_ci
 
 __all__ = ["register"]
@@ -65,19 +65,46 @@ def _run_study(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``study`` to an argparse subparsers object."""
-    study = subparsers.add_parser(
+    from rlm_gym.training import STUDIES
+
+    study = add_command(
+        subparsers,
         "study",
-        help="run (or resume) a learning study and write results/<name>.json",
+        "run (or resume) a learning study and write results/<name>.json",
+        [
+            "rlm-gym study ablation --workers 2",
+            "rlm-gym study defaults --no-train",
+        ],
+        description="Train every variant of one of the project's documented questions on "
+        "several seeds, then write each variant's true crawl score and task outcome with 95 % "
+        "CIs and paired differences to the reference variant. A re-run continues where the "
+        "last one stopped (finished runs are kept). `make readme` renders the docs' tables "
+        "from the results file.",
     )
     study.add_argument(
-        "name",
-        help="ablation, ablation-300k, ablation-v1, defaults or demo-version "
-        "(rlm_gym.training.STUDIES)",
+        "name", choices=list(STUDIES), metavar="NAME", help=f"one of: {', '.join(STUDIES)}"
     )
-    study.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
-    study.add_argument("--seeds", default=None, help="override the study's seeds, e.g. 0-2")
-    study.add_argument("--timesteps", type=positive_int, default=None, help="override the budget")
-    study.add_argument("--eval-episodes", type=positive_int, default=None)
+    study.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="runs at a time (default: the number of cores)",
+    )
+    study.add_argument(
+        "--seeds", default=None, help="override the study's seeds, e.g. 0-2 (default: its own)"
+    )
+    study.add_argument(
+        "--timesteps",
+        type=positive_int,
+        default=None,
+        help="override the training budget (default: the study's)",
+    )
+    study.add_argument(
+        "--eval-episodes",
+        type=positive_int,
+        default=None,
+        help="override the evaluation episodes per agent (default: the study's)",
+    )
     study.add_argument("--runs-dir", default="runs/studies", help="where each run's files go")
     study.add_argument("--results-dir", default="results", help="where <name>.json goes")
     study.add_argument(

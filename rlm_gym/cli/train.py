@@ -20,6 +20,7 @@ from typing import Any
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.cli.options import (
     add_algo,
+    add_command,
     add_quiet,
     check_env_id,
     check_hp,
@@ -30,13 +31,13 @@ from rlm_gym.cli.options import (
     positive_int,
     split_names,
 )
-from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
 from rlm_gym.training.env_factory import REWARD_WRAPPINGS
 
 __all__ = ["DEFAULT_RECIPE_NOTE", "RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
 
 TRAIN_DEFAULTS: dict[str, Any] = {
-    "env": CRAWL_ENV_ID,
+    "env": CURRENT_CRAWL_ENV_ID,
     "policy": "crawl",
     "timesteps": 300_000,
     "n_envs": 4,
@@ -151,7 +152,15 @@ def _run_train(args: argparse.Namespace) -> int:
     _check_policy(settings["policy"], disable, weights, settings["reward_schedule"])
     from rlm_gym.training import default_run_name
 
-    name = default_run_name(settings["policy"], settings["seed"], disable, weights, settings["env"])
+    schedule = settings["reward_schedule"]
+    name = default_run_name(
+        settings["policy"],
+        settings["seed"],
+        disable,
+        weights,
+        settings["env"],
+        scheduled=schedule[1].names if schedule else (),
+    )
     log_dir = args.log_dir or f"runs/train/{name}"
     optional = {
         key: value
@@ -259,94 +268,156 @@ def _report_run(args: argparse.Namespace, result: Any, asked: str | Path) -> int
 
 def register(subparsers: Any) -> None:
     """Add ``train`` to an argparse subparsers object."""
-    train = subparsers.add_parser(
+    from rlm_gym.training.run_config import (
+        DEFAULT_CHECKPOINT_FREQ,
+        DEFAULT_EVAL_EPISODES,
+        DEFAULT_EVAL_FREQ,
+    )
+
+    defaults = TRAIN_DEFAULTS
+    train = add_command(
+        subparsers,
         "train",
-        help="train PPO against a reward policy (a new run directory each time; --resume)",
+        "train an agent (PPO) against a reward policy into a new run directory",
+        [
+            "rlm-gym train --timesteps 100000",
+            "rlm-gym train --policy crawl --disable efficiency --seed 1",
+            "rlm-gym train --reward-schedule 'efficiency=0:0,200000:1;defects=0:0,100000:1'",
+            "rlm-gym train --resume runs/train/Crawl-v2-crawl-seed0",
+        ],
         description="Train an agent. Each run gets a new directory (an existing one is never "
         "reused: a -2, -3 ... suffix is added); SIGINT/SIGTERM save a checkpoint and mark the "
-        "run interrupted; --resume RUN_DIR continues it. " + DEFAULT_RECIPE_NOTE,
+        "run interrupted; --resume RUN_DIR continues it.\n\n" + DEFAULT_RECIPE_NOTE,
     )
-    train.add_argument("--env", default=None, help=f"a registered env id (default {CRAWL_ENV_ID})")
+    train.add_argument(
+        "--env", default=None, help=f"a registered env id (default: {defaults['env']})"
+    )
     add_algo(train)
-    train.add_argument("--policy", default=None, help="a registered reward policy (crawl)")
+    train.add_argument(
+        "--policy",
+        default=None,
+        help=f"a registered reward policy (default: {defaults['policy']})",
+    )
     train.add_argument(
         "--disable",
         action="append",
         metavar="NAMES",
-        help="components to switch off (comma-separated, repeatable)",
+        help="components to switch off, comma-separated, repeatable (default: none)",
     )
     train.add_argument(
-        "--weight", action="append", metavar="NAME=NUMBER", help="a component's weight"
+        "--weight",
+        action="append",
+        metavar="NAME=NUMBER",
+        help="a component's weight, repeatable (default: the policy's)",
     )
     train.add_argument(
         "--reward-schedule",
         default=None,
         metavar="NAME=STEP:WEIGHT,...",
-        help="component weights over the training step, e.g. 'efficiency=0:0,200000:1' "
-        "(';' between components; wins over reward_schedule: in --hyperparams)",
+        help="component weights over the training step, breakpoints joined by ',' and "
+        "components by ';', e.g. 'efficiency=0:0,200000:1' (default: fixed weights; wins "
+        "over reward_schedule: in --hyperparams)",
     )
     train.add_argument(
         "--reward-schedule-interpolation",
         choices=("linear", "step"),
         default=None,
-        help="between breakpoints (default linear)",
+        help="weights between breakpoints (default: linear)",
     )
-    train.add_argument("--config", action="append", metavar="KEY=VALUE", help="policy config")
-    train.add_argument("--timesteps", type=positive_int, default=None, help="default 300000")
-    train.add_argument("--n-envs", type=positive_int, default=None, help="default 4")
-    train.add_argument("--seed", type=int, default=None, help="default 0")
+    train.add_argument(
+        "--config",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a policy config value, repeatable (default: the policy's default config)",
+    )
+    train.add_argument(
+        "--timesteps",
+        type=positive_int,
+        default=None,
+        help=f"training steps (default: {defaults['timesteps']:,})",
+    )
+    train.add_argument(
+        "--n-envs",
+        type=positive_int,
+        default=None,
+        help=f"envs stepped together (default: {defaults['n_envs']})",
+    )
+    train.add_argument(
+        "--seed", type=int, default=None, help=f"training seed (default: {defaults['seed']})"
+    )
     train.add_argument(
         "--hp",
         action="append",
         metavar="KEY=VALUE",
-        help="PPO hyperparameter override (JSON value; wins over --hyperparams)",
+        help="a PPO hyperparameter, JSON value, repeatable; wins over --hyperparams "
+        "(default: DEFAULT_HYPERPARAMS)",
     )
     train.add_argument(
         "--hyperparams",
         metavar="FILE.yml",
         default=None,
         help="rl-zoo3-style YAML: a section per env id (or 'default') with n_timesteps, "
-        "policy, n_envs and PPO arguments; flags win over it",
+        "policy, n_envs and PPO arguments; flags win over it (default: none)",
     )
-    train.add_argument("--env-kwarg", action="append", metavar="KEY=VALUE")
+    train.add_argument(
+        "--env-kwarg",
+        action="append",
+        metavar="KEY=VALUE",
+        help="an env constructor argument, JSON value, repeatable (default: none)",
+    )
     train.add_argument(
         "--shaping",
         default=None,
         metavar="METHOD",
-        help="potential-based shaping: 'crawl' (the crawl score so far) or an env method name",
+        help="potential-based shaping: 'crawl' (the crawl score so far) or an env method "
+        "name (default: no shaping)",
     )
-    train.add_argument("--vec-env", choices=("dummy", "subproc"), default=None)
+    train.add_argument(
+        "--vec-env",
+        choices=("dummy", "subproc"),
+        default=None,
+        help="SB3's DummyVecEnv (one process) or SubprocVecEnv (a process per env) "
+        f"(default: {defaults['vec_env']})",
+    )
     train.add_argument(
         "--reward-wrapping",
         choices=REWARD_WRAPPINGS,
         default=None,
-        help="the reward policy in each env (per_env) or over the vector env (vector); "
-        "default auto: vector for --vec-env dummy, --n-envs 16 or more, no --shaping, an env "
-        "whose steps report no action results (not the crawl envs); same rewards either way",
+        help="where the reward policy runs: per_env (a wrapper in each env) or vector (one "
+        "wrapper over the vector env); same rewards either way. Default: auto, which takes "
+        "vector only when it measured faster: --vec-env dummy, 16 envs or more, no "
+        "--shaping, and not a crawl env",
     )
     train.add_argument(
         "--log-dir",
         default=None,
-        help="run directory (default runs/train/<env>-<policy>[-no_<c>...]-seed<seed>; "
-        "a suffix is added when it already holds a run)",
+        help="run directory (default: runs/train/<env>-<policy>[-no_<c>...][-sched_<c>...]"
+        "-seed<seed>; a suffix is added when it already holds a run)",
     )
     train.add_argument(
-        "--checkpoint-freq", type=non_negative_int, default=None, help="steps (default 25000)"
+        "--checkpoint-freq",
+        type=non_negative_int,
+        default=None,
+        help=f"steps between checkpoints (default: {DEFAULT_CHECKPOINT_FREQ:,}; 0: none)",
     )
     train.add_argument(
         "--eval-freq",
         type=non_negative_int,
         default=None,
-        help="steps between evaluations for best_model.zip (default 25000; 0: final only)",
+        help=f"steps between evaluations for best_model.zip (default: {DEFAULT_EVAL_FREQ:,}; "
+        "0: final only)",
     )
     train.add_argument(
-        "--eval-episodes", type=non_negative_int, default=None, help="per evaluation (50)"
+        "--eval-episodes",
+        type=non_negative_int,
+        default=None,
+        help=f"episodes per evaluation (default: {DEFAULT_EVAL_EPISODES})",
     )
     train.add_argument(
         "--resume",
         metavar="RUN_DIR",
         default=None,
-        help="continue an interrupted or killed run from its last checkpoint",
+        help="continue an interrupted or killed run from its last checkpoint (default: a new run)",
     )
     add_quiet(train)
     train.set_defaults(func=_run_train)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -62,10 +61,17 @@ class CrawlRewardPolicy(CrawlConfig, RewardPolicy):
 
     def component_bounds(self) -> dict[str, tuple[float, float]]:
         """Each weighted part is its weight times a raw score (an efficiency penalty may turn
-        it negative, by at most its weight); ``defects`` is a penalty without a fixed floor."""
+        it negative, by at most its weight); ``defects`` costs ``defect_penalty`` per defect,
+        counted up to ``max_defects``, so its floor is their product.
+
+        Example:
+            >>> CrawlRewardPolicy().component_bounds()["defects"]
+            (-0.45, 0.0)
+        """
         weights = self.config["weights"]
         bounds = {name: (-abs(weights[name]), abs(weights[name])) for name in WEIGHTED_COMPONENTS}
-        bounds["defects"] = (-math.inf, 0.0)
+        worst = float(self.config["defect_penalty"]) * int(self.config["max_defects"])
+        bounds["defects"] = (round(0.0 - worst, 12), 0.0)
         return bounds
 
     # Weights times float raw scores: the components are always Python floats.

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
 from rlm_gym.policies import PolicyRegistry
 from rlm_gym.training.ablation_results import (
     AblationResult,
@@ -78,7 +78,7 @@ def ablation_variants(
 
 
 def ablate(
-    env_id: str = CRAWL_ENV_ID,
+    env_id: str = CURRENT_CRAWL_ENV_ID,
     policy: str = "crawl",
     components: Iterable[str] | None = None,
     seeds: Sequence[int] = (0, 1, 2, 3, 4),

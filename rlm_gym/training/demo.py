@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.envs import CRAWL_ENV_ID
+from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
 from rlm_gym.training.evaluation import BASELINES, comparison_table, evaluate, format_table
 from rlm_gym.training.models import DEFAULT_ALGO
 from rlm_gym.training.plots import plot_curves
@@ -46,7 +46,7 @@ __all__ = [
 DEMO_STUDY = "defaults"
 # The version the demo trains on, chosen from results/demo-version.json (the recipe on Crawl-v1
 # and Crawl-v2, seeds 0-2): see docs/training.md, "Which version the demo trains on".
-DEMO_ENV_ID = CRAWL_ENV_ID
+DEMO_ENV_ID = CURRENT_CRAWL_ENV_ID
 # Chosen from results/defaults.json: the best mean true crawl score over the study's seeds.
 DEMO_VARIANT = "graded+gamma0.999+450k"
 DEMO_EVAL_EPISODES = STUDY_EVAL_EPISODES

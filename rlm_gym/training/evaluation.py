@@ -1,9 +1,9 @@
 """``evaluate``: the true crawl score of a trained agent or a baseline, and the comparison table.
 
 Every agent plays the same seeded episodes (episode ``i`` is ``env.reset(seed=seed + i)``) on the
-bare env, so the score is the env's own reward: for the crawl env (``CRAWL_ENV_ID``) the full,
-unablated crawl reward of the final result, whatever reward policy or ablation the agent was
-trained on.
+bare env, so the score is the true crawl score: the full, unablated crawl reward of the final
+result (on Crawl-v2 ``info["true_crawl_score"]``, the reward on the ground truth), whatever
+reward policy or ablation the agent was trained on.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.crawl import WEIGHTED_COMPONENTS
 from rlm_gym.crawl.patterns import TIERS
-from rlm_gym.envs import BEST_FIXED_STRATEGY, CRAWL_ENV_ID
+from rlm_gym.envs import BEST_FIXED_STRATEGY, CURRENT_CRAWL_ENV_ID
 from rlm_gym.tables import markdown_table
 from rlm_gym.training.env_factory import make_bare_env
 from rlm_gym.training.episodes import TASK_KEYS, episode_record
@@ -143,8 +143,9 @@ def _check_baseline_fits(env: gym.Env, name: str, env_id: str) -> None:
     method = "fixed_strategy_action" if name == "best_fixed" else f"{name}_action"
     if not hasattr(env.unwrapped, method):
         raise ValueError(
-            f"Baseline '{name}' plays the crawl env ({CRAWL_ENV_ID}); '{env_id}' has no "
-            f"{method}(). Evaluate a model there, or use --env {CRAWL_ENV_ID}"
+            f"Baseline '{name}' plays the crawl envs ({CURRENT_CRAWL_ENV_ID} and earlier); "
+            f"'{env_id}' has no "
+            f"{method}(). Evaluate a model there, or use --env {CURRENT_CRAWL_ENV_ID}"
         )
 
 
@@ -185,7 +186,7 @@ def _resolve_actor(agent: Any, deterministic: bool) -> tuple[Actor, str]:
 
 def evaluate(
     model_or_baseline: Any,
-    env_id: str = CRAWL_ENV_ID,
+    env_id: str = CURRENT_CRAWL_ENV_ID,
     n_episodes: int = 100,
     seed: int = 0,
     *,
@@ -244,7 +245,7 @@ def evaluate(
 
 
 def evaluate_baselines(
-    env_id: str = CRAWL_ENV_ID,
+    env_id: str = CURRENT_CRAWL_ENV_ID,
     n_episodes: int = 100,
     seed: int = 0,
     baselines: Sequence[str] = BASELINES,
@@ -288,20 +289,25 @@ def normalised_rows(
     """Copies of summary rows (``label``, ``score``, ...) with ``normalised`` added, as
     ``comparison_table`` makes them (recorded summaries, e.g. a study's, included).
 
+    ``normalised`` needs both ends of the scale: without a ``low`` and a ``high`` row of
+    different scores (a CartPole model evaluated alone, say) the rows get no ``normalised``,
+    and the tables leave the column out rather than print ``nan``.
+
     Example:
         >>> rows = normalised_rows([{"label": "random", "score": 0.2},
         ...                         {"label": "oracle", "score": 1.0}])
         >>> [row["normalised"] for row in rows]
         [0.0, 1.0]
+        >>> "normalised" in normalised_rows([{"label": "trained", "score": 0.5}])[0]
+        False
     """
     rows = [dict(row) for row in rows]
     by_label = {row["label"]: row["score"] for row in rows}
     low_score, high_score = by_label.get(low), by_label.get(high)
+    if low_score is None or high_score is None or high_score == low_score:
+        return rows
     for row in rows:
-        if low_score is None or high_score is None or high_score == low_score:
-            row["normalised"] = float("nan")
-        else:
-            row["normalised"] = (row["score"] - low_score) / (high_score - low_score)
+        row["normalised"] = (row["score"] - low_score) / (high_score - low_score)
     return rows
 
 

@@ -207,22 +207,27 @@ def default_run_name(
     disable: Iterable[str] = (),
     weights: Mapping[str, float] | None = None,
     env_id: str | None = None,
+    scheduled: Iterable[str] = (),
 ) -> str:
     """The default run directory name: env, policy, the ablated components, the seed.
 
     Two ablation variants never share a name: every disabled component appears as
-    ``no_<name>`` and every weight as ``<name>x<weight>``.
+    ``no_<name>``, every weight as ``<name>x<weight>`` and every component whose weight
+    follows a schedule as ``sched_<name>``.
 
     Example:
         >>> default_run_name("crawl", 0, ["efficiency"], {"quantity": 2.0}, "rlm_gym/Crawl-v1")
         'Crawl-v1-crawl-no_efficiency-quantityx2-seed0'
         >>> default_run_name("lenient", 3)
         'lenient-seed3'
+        >>> default_run_name("crawl", 0, scheduled=["efficiency"])
+        'crawl-sched_efficiency-seed0'
     """
     parts = [env_id.rsplit("/", 1)[-1]] if env_id else []
     parts.append(policy)
     parts += [f"no_{name}" for name in sorted(disable)]
     parts += [f"{name}x{float(value):g}" for name, value in sorted((weights or {}).items())]
+    parts += [f"sched_{name}" for name in sorted(scheduled)]
     parts.append(f"seed{int(seed)}")
     return "-".join(_slug(part) for part in parts)
 

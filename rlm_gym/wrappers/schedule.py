@@ -262,6 +262,13 @@ class WeightSchedule:
 
 
 def _parse_point(name: str, text: str) -> tuple[int, float]:
+    if "=" in text:
+        # "a=0:0,1000:1,b=0:2": the second component was joined with ',' instead of ';'.
+        raise ValueError(
+            f"{text.strip()!r} after the breakpoints of `{name}` names another component: "
+            "separate components with ';' (breakpoints with ','), e.g. "
+            f"'{name}=0:0,200000:1;{text.strip()}'"
+        )
     step, sep, weight = text.strip().partition(":")
     try:
         if not sep:

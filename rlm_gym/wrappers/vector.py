@@ -125,6 +125,14 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             history_limit=history_limit,
             _disable_deepcopy=isinstance(policy, RewardPolicy),
         )
+        if isinstance(env, gym.Env):
+            # Gymnasium's own check would only say "Expected ... VectorEnv"; say the way out.
+            raise TypeError(
+                "Expected `env` to be a vector env (gymnasium.vector.VectorEnv), got the single "
+                f"env {type(env).__name__} ({spec_value(env, 'id') or 'no id'}): build one "
+                "with `gym.make_vec(id, num_envs=N)`, or wrap a single env with "
+                "`RewardPolicyWrapper`"
+            )
         VectorWrapper.__init__(self, env)
         self._policy = resolve_reward_policy(policy, config)
         self._policy_name = self._policy.name

@@ -1,4 +1,4 @@
-"""CleanRL's ``ppo.py`` idiom trains on ``rlm_gym/Crawl-v1`` given only ``--env-id``.
+"""CleanRL's ``ppo.py`` idiom trains on ``rlm_gym/Crawl-v2`` given only ``--env-id``.
 
 CleanRL ships no installable ``ppo.py`` for Gymnasium >= 1.0 (its PyPI package is the 2021
 ``gym`` snapshot; the repository pins ``gymnasium==0.29.1``), so this runs
@@ -46,7 +46,7 @@ def episodic_returns(stdout: str) -> list[float]:
 
 def test_ppo_py_idiom_trains_from_the_env_id(tmp_path):
     run = run_ppo(
-        "--env-id", "rlm_gym:rlm_gym/Crawl-v1",
+        "--env-id", "rlm_gym:rlm_gym/Crawl-v2",
         "--total-timesteps", "512",
         "--num-envs", "4",
         "--num-steps", "64",
@@ -64,7 +64,7 @@ def test_ppo_py_idiom_trains_from_the_env_id(tmp_path):
 
 def test_a_reward_policy_wrapper_in_make_env_sets_the_trained_return(tmp_path):
     run = run_ppo(
-        "--env-id", "rlm_gym:rlm_gym/Crawl-v1",
+        "--env-id", "rlm_gym:rlm_gym/Crawl-v2",
         "--total-timesteps", "256",
         "--num-envs", "4",
         "--num-steps", "64",

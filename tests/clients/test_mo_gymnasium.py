@@ -17,7 +17,7 @@ from mo_gymnasium.wrappers import LinearReward, MORecordEpisodeStatistics
 
 from rlm_gym import RewardPolicyWrapper
 
-ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
+ENV_ID = "rlm_gym:rlm_gym/Crawl-v2"
 
 
 def _vector_env(policy: str = "crawl") -> RewardPolicyWrapper:

@@ -1,4 +1,4 @@
-"""rl-zoo3 trains on ``rlm_gym/Crawl-v1`` from a hyperparams YAML with ``env_wrapper``.
+"""rl-zoo3 trains on ``rlm_gym/Crawl-v2`` from a hyperparams YAML with ``env_wrapper``.
 
 The YAML is ``examples/clients/rl_zoo3_ppo.yml`` (the one the README shows), run through
 rl-zoo3's own ``train`` entry point in a fresh interpreter with a tiny ``-n`` budget.
@@ -35,7 +35,7 @@ def test_rl_zoo3_trains_with_the_reward_policy_as_env_wrapper(tmp_path):
     run = zoo(
         "--algo", "ppo",
         "--gym-packages", "rlm_gym",
-        "--env", "rlm_gym/Crawl-v1",
+        "--env", "rlm_gym/Crawl-v2",
         "-conf", str(CONFIG),
         "-n", "1024",
         "--eval-freq", "-1",
@@ -46,8 +46,8 @@ def test_rl_zoo3_trains_with_the_reward_policy_as_env_wrapper(tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     assert "total_timesteps" in run.stdout
 
-    run_dir = tmp_path / "logs" / "ppo" / "rlm_gym-Crawl-v1_1"
-    assert (run_dir / "rlm_gym-Crawl-v1.zip").is_file()
+    run_dir = tmp_path / "logs" / "ppo" / "rlm_gym-Crawl-v2_1"
+    assert (run_dir / "rlm_gym-Crawl-v2.zip").is_file()
     # One Monitor file per env (n_envs: 8), each with finished crawl episodes.
     monitors = sorted(run_dir.glob("*.monitor.csv"))
     assert len(monitors) == 8
@@ -56,9 +56,9 @@ def test_rl_zoo3_trains_with_the_reward_policy_as_env_wrapper(tmp_path):
     # The saved config keeps the wrapper, and rl-zoo3's own readers (those `enjoy` uses) turn
     # it into our wrapper with its keyword arguments: the env it trains on is scored by
     # `lenient`.
-    hyperparams, _ = get_saved_hyperparams(str(run_dir / "rlm_gym-Crawl-v1"))
+    hyperparams, _ = get_saved_hyperparams(str(run_dir / "rlm_gym-Crawl-v2"))
     wrap = get_wrapper_class(hyperparams)
-    env = wrap(gym.make("rlm_gym/Crawl-v1"))
+    env = wrap(gym.make("rlm_gym/Crawl-v2"))
     env.reset(seed=0)
     _, _, _, _, info = env.step(0)
     assert info["reward_policy"] == "lenient"

@@ -1,6 +1,6 @@
-"""RLlib trains PPO on ``rlm_gym/Crawl-v1`` from the Gymnasium id (docs/clients.md).
+"""RLlib trains PPO on ``rlm_gym/Crawl-v2`` from the Gymnasium id (docs/clients.md).
 
-``PPOConfig().environment("rlm_gym:rlm_gym/Crawl-v1")`` is all RLlib needs: its env runners call
+``PPOConfig().environment("rlm_gym:rlm_gym/Crawl-v2")`` is all RLlib needs: its env runners call
 ``gym.make`` with the id, and the ``rlm_gym:`` prefix imports the package in each runner
 process. A reward policy goes in through RLlib's own idiom for a wrapped env,
 ``tune.register_env(name, creator)`` with ``env_config`` as the wrapper's keyword arguments.
@@ -21,7 +21,7 @@ from ray.tune.registry import register_env
 
 from rlm_gym.wrappers import RewardPolicyWrapper
 
-ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
+ENV_ID = "rlm_gym:rlm_gym/Crawl-v2"
 BUDGET = gym.make(ENV_ID).spec.max_episode_steps
 
 

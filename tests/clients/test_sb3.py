@@ -1,4 +1,4 @@
-"""stable-baselines3 trains on ``rlm_gym/Crawl-v1`` from the id string alone (docs/clients.md).
+"""stable-baselines3 trains on ``rlm_gym/Crawl-v2`` from the id string alone (docs/clients.md).
 
 SB3 calls ``gym.make`` itself; the ``rlm_gym:`` prefix makes Gymnasium import the package
 (which registers the env) first, so no ``import rlm_gym`` is needed. ``SubprocVecEnv`` workers
@@ -24,7 +24,7 @@ from rlm_gym.wrappers import RewardPolicyWrapper
 # PPO trains in every test here: run by `make test` and the clients suite, not test-fast.
 pytestmark = pytest.mark.slow
 
-ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
+ENV_ID = "rlm_gym:rlm_gym/Crawl-v2"
 SPACES = gym.make(ENV_ID)
 BUDGET = SPACES.spec.max_episode_steps  # the step budget, after which an episode must end
 # Tiny PPO settings: one or two updates, enough to run every part of learn().

@@ -1,6 +1,6 @@
 """SB3 PPO learns through ``VecRewardPolicyWrapper`` with a ``WeightSchedule`` (docs/clients.md).
 
-The SB3 wrapper shapes a whole ``VecEnv`` (``make_vec_env`` of ``rlm_gym/Crawl-v1``, whose
+The SB3 wrapper shapes a whole ``VecEnv`` (``make_vec_env`` of ``rlm_gym/Crawl-v2``, whose
 steps report their own results); ``RewardScheduleCallback`` sets its clock from
 ``num_timesteps`` through ``env_method`` and logs ``reward_weight/<name>``.
 """
@@ -20,7 +20,7 @@ from tests.sb3_helpers import RecordingLogger
 
 pytestmark = pytest.mark.slow
 
-ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
+ENV_ID = "rlm_gym:rlm_gym/Crawl-v2"
 SCHEDULE = WeightSchedule({"efficiency": [(0, 0.0), (256, 1.0)]}, interpolation="linear")
 
 

@@ -1,6 +1,6 @@
-"""TorchRL wraps ``rlm_gym/Crawl-v1`` with ``GymEnv`` and collects from it (docs/clients.md).
+"""TorchRL wraps ``rlm_gym/Crawl-v2`` with ``GymEnv`` and collects from it (docs/clients.md).
 
-``GymEnv("rlm_gym:rlm_gym/Crawl-v1")`` builds the env from the id (the prefix imports the
+``GymEnv("rlm_gym:rlm_gym/Crawl-v2")`` builds the env from the id (the prefix imports the
 package); a reward policy goes in as TorchRL wraps any existing Gymnasium env, with
 ``GymWrapper``. ``check_env_specs`` runs TorchRL's own spec checks on a short rollout; a
 ``Collector`` with ``GAE`` and ``ClipPPOLoss`` makes two PPO updates.
@@ -29,7 +29,7 @@ try:  # TorchRL 0.14 renamed its single-process collector.
 except ImportError:  # pragma: no cover - TorchRL < 0.14
     from torchrl.collectors import SyncDataCollector as Collector
 
-ENV_ID = "rlm_gym:rlm_gym/Crawl-v1"
+ENV_ID = "rlm_gym:rlm_gym/Crawl-v2"
 
 
 def test_gym_env_passes_check_env_specs_and_rolls_out():

@@ -1,0 +1,43 @@
+"""The command line's reference, rendered from the parser itself (``rlm-gym COMMAND --help``).
+
+``docs/cli.md`` shows every subcommand's ``--help`` as ``rlm-gym`` prints it, so a flag, a
+default or an example cannot be documented differently from what the parser does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from rlm_gym.cli import build_parser
+
+# Help is wrapped to the terminal's width; the page is rendered at one fixed width.
+WIDTH = 100
+
+
+def _help(parser: argparse.ArgumentParser) -> str:
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(WIDTH)
+    try:
+        return parser.format_help().rstrip()
+    finally:
+        if previous is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = previous
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands' parsers by name, in the order ``rlm-gym --help`` lists them."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def cli_reference() -> str:
+    """``rlm-gym --help``, then each subcommand's ``--help``, in text blocks."""
+    parser = build_parser()
+    parts = ["```text\n$ rlm-gym --help\n" + _help(parser) + "\n```\n"]
+    for name, sub in subcommands(parser).items():
+        parts.append(f"\n### `rlm-gym {name}`\n\n```text\n$ rlm-gym {name} --help\n")
+        parts.append(_help(sub) + "\n```\n")
+    return "".join(parts)

@@ -1,0 +1,20 @@
+"""The ```python blocks of docs/clients.md run against the real libraries, with Gymnasium's
+deprecation warnings as errors (the main suite skips the blocks whose libraries live here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_docs_code import ROOT, missing_modules, python_blocks, run_block
+
+BLOCKS = python_blocks(ROOT / "docs" / "clients.md")
+
+
+@pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"clients.md:L{n}" for n, _ in BLOCKS])
+def test_a_clients_page_block_runs(line: int, code: str, tmp_path: Path):
+    missing = missing_modules(code)
+    assert not missing, f"clients.md:{line} needs {missing}, which the clients venv must install"
+    done = run_block(code, tmp_path)
+    assert done.returncode == 0, f"clients.md:{line} failed:\n{done.stderr[-3000:]}"
