@@ -43,6 +43,7 @@ from real_data_blocks import (
     real_data_figures,
     real_data_groups,
 )
+from runtime_blocks import runtime_blocks
 from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
 from vector_blocks import training_wrapping, vector_wrapper
 
@@ -250,6 +251,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "vector_wrapper": vector_wrapper,
     "training_wrapping": training_wrapping,
     "cli_reference": cli_reference,
+    **runtime_blocks(),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Real
@@ -31,25 +32,31 @@ def edit_distance(first: str, second: str) -> int:
 def did_you_mean(name: str, valid: Iterable[str]) -> str:
     """Return ``" Did you mean 'x'?"`` for the closest valid name, or ``""`` if none is close.
 
-    Close means a typo away: within a quarter of the name's length in edits (at least 2),
-    case aside. A name further off gets no suggestion - "MyCrawler-v0" is not a misspelt
-    "CartPole-v0", however much the version suffix makes them look alike.
+    Close means a typo or an abbreviation away, case aside: within a quarter of the name's
+    length in edits (at least 2), or sharing at least 80 % of the two names' characters in
+    order (``reward_cfg`` for ``reward_config``). A name further off gets no suggestion -
+    "MyCrawler-v0" is not a misspelt "CartPole-v0", however much the version suffix makes
+    them look alike. Of equally close names the later one is suggested (``CartPole-v1`` for
+    ``CartPole-v9``).
 
     Example:
         >>> did_you_mean("lenint", ["lenient", "strict"])
         " Did you mean 'lenient'?"
+        >>> did_you_mean("reward_cfg", ["reward_config", "render_mode"])
+        " Did you mean 'reward_config'?"
         >>> did_you_mean("MyCrawler-v0", ["CartPole-v0", "rlm_gym/Crawl-v2"])
         ''
     """
     text = str(name).lower()
     limit = max(2, len(text) // 4)
-    scored = sorted(
-        (edit_distance(text, candidate.lower()), index, candidate)
-        for index, candidate in enumerate(dict.fromkeys(map(str, valid)))
-    )
-    if not scored or scored[0][0] > limit:
-        return ""
-    return f" Did you mean '{scored[0][2]}'?"
+    close = []
+    for index, candidate in enumerate(dict.fromkeys(map(str, valid))):
+        distance = edit_distance(text, candidate.lower())
+        similarity = difflib.SequenceMatcher(None, text, candidate.lower()).ratio()
+        if distance <= limit or similarity >= 0.8:
+            # Ties go to the later name: of versioned ids, the newest registered.
+            close.append((distance, -similarity, -index, candidate))
+    return f" Did you mean '{min(close)[3]}'?" if close else ""
 
 
 def unknown_name_error(what: str, name: str, valid: Iterable[str], where: str = "") -> ValueError:

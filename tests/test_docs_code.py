@@ -7,7 +7,8 @@ The rule, like ``test_readme_commands.py``'s for shell blocks:
    (``-W error::DeprecationWarning:gymnasium.envs.registration``): a page that makes an
    out-of-date env id fails here.
 2. Budgets shrink, nothing else changes: ``.learn(N`` and ``total_timesteps=N`` become 256,
-   ``n_episodes=N`` becomes 2, ``.rollout(N`` becomes 8.
+   ``n_episodes=N`` becomes 2, ``.rollout(N`` becomes 8, and ``PPO("MlpPolicy", env`` gets
+   64-step rollouts (SB3 collects at least one whole rollout, 2,048 steps per env by default).
 3. A block that imports a library this venv does not have (RLlib, TorchRL, EnvPool and
    MO-Gymnasium live in the clients venv) is skipped here, naming the library;
    ``tests/clients`` runs those blocks where the libraries are installed.
@@ -33,6 +34,7 @@ _BUDGETS = (
     (re.compile(r"total_timesteps=[\d_]+"), "total_timesteps=256"),
     (re.compile(r"n_episodes=[\d_]+"), "n_episodes=2"),
     (re.compile(r"\.rollout\(\s*[\d_]+"), ".rollout(8"),
+    (re.compile(r'PPO\("MlpPolicy", (\w+)'), r'PPO("MlpPolicy", \1, n_steps=64, batch_size=64'),
 )
 
 
@@ -93,7 +95,8 @@ def test_the_pages_have_python_blocks():
 def test_budgets_shrink_and_nothing_else():
     code = 'PPO("MlpPolicy", env).learn(200_000, callback=cb)\ntrain("x", total_timesteps=5)\n'
     assert shrink_budgets(code) == (
-        'PPO("MlpPolicy", env).learn(256, callback=cb)\ntrain("x", total_timesteps=256)\n'
+        'PPO("MlpPolicy", env, n_steps=64, batch_size=64).learn(256, callback=cb)\n'
+        'train("x", total_timesteps=256)\n'
     )
 
 

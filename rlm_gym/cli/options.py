@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import sys
+import textwrap
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,13 +46,13 @@ class HelpFormatter(argparse.HelpFormatter):
     """
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        paragraphs = text.split("\n\n")
         return "\n\n".join(
-            paragraph
-            if "\n" in paragraph
-            else super(HelpFormatter, self)._fill_text(paragraph, width, indent)
-            for paragraph in paragraphs
+            paragraph if "\n" in paragraph else "\n".join(_wrap(paragraph, width, indent))
+            for paragraph in text.split("\n\n")
         )
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return _wrap(text, width)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
@@ -66,6 +67,18 @@ class HelpFormatter(argparse.HelpFormatter):
         ):
             return text
         return f"{text} (default: %(default)s)"
+
+
+def _wrap(text: str, width: int, indent: str = "") -> list[str]:
+    # Never break inside a name: `ablation-300k`, `rlm_gym/Crawl-v2` and flags stay whole.
+    return textwrap.wrap(
+        " ".join(text.split()),
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
 
 
 def add_command(

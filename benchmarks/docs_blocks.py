@@ -1,0 +1,90 @@
+"""How long the documented training blocks take as written (full budgets), on this machine.
+
+The recipes and the clients page state each training block's run time; this measures it: every
+```python block of those pages that calls ``.learn(`` runs as it stands, in its own interpreter
+in a temporary directory, and its wall time is saved with a digest of the block's code under
+``docs_blocks`` in ``benchmarks/results.json``. ``docs/render.py`` writes the times into the
+pages, and ``tests/test_readme_numbers.py`` fails when a block changed since it was timed.
+
+Usage:
+    python benchmarks/docs_blocks.py [--repetitions N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from time import perf_counter
+
+from _common import save_results
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ("docs/recipes.md", "docs/clients.md")
+
+
+def python_blocks(page: Path) -> list[str]:
+    """The code of every ```python block of ``page``, in order."""
+    blocks, code = [], None
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if code is None and line.strip() == "```python":
+            code = []
+        elif code is not None and line.strip() == "```":
+            blocks.append("\n".join(code) + "\n")
+            code = None
+        elif code is not None:
+            code.append(line)
+    return blocks
+
+
+def digest(code: str) -> str:
+    """A short digest of a block's code: its timing holds while this does."""
+    return hashlib.sha256(code.encode()).hexdigest()[:16]
+
+
+def training_blocks() -> dict[str, str]:
+    """``{"<page>#<n>": code}`` of the training blocks (n counts the page's python blocks)."""
+    return {
+        f"{page}#{index}": code
+        for page in PAGES
+        for index, code in enumerate(python_blocks(ROOT / page))
+        if ".learn(" in code
+    }
+
+
+def wall_time_s(code: str) -> float:
+    with tempfile.TemporaryDirectory() as workdir:
+        script = Path(workdir) / "block.py"
+        script.write_text(code, encoding="utf-8")
+        started = perf_counter()
+        subprocess.run(
+            [sys.executable, str(script)],
+            cwd=workdir,
+            check=True,
+            capture_output=True,
+            env={**os.environ, "MPLBACKEND": "Agg"},
+        )
+        return perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repetitions", type=int, default=1, help="runs per block (median)")
+    args = parser.parse_args(argv)
+    payload = {}
+    for key, code in training_blocks().items():
+        times = [wall_time_s(code) for _ in range(args.repetitions)]
+        payload[key] = {"digest": digest(code), "wall_s": statistics.median(times), "runs": times}
+        print(
+            f"{key}: {payload[key]['wall_s']:.0f} s (runs: {', '.join(f'{t:.0f}' for t in times)})"
+        )
+    save_results("docs_blocks", {"cores": os.cpu_count(), "blocks": payload})
+
+
+if __name__ == "__main__":
+    main()
