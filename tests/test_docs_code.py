@@ -4,8 +4,7 @@ The rule, like ``test_readme_commands.py``'s for shell blocks:
 
 1. Each ```python block is a whole program (the pages keep them self-contained) and runs in its
    own interpreter, in a temporary directory, with Gymnasium's deprecation warnings as errors
-   (``-W error::DeprecationWarning:gymnasium.envs.registration``): a page that makes an
-   out-of-date env id fails here.
+   (``tests/deprecations.py``): a page that makes an out-of-date env id fails here.
 2. Budgets shrink, nothing else changes: ``.learn(N`` and ``total_timesteps=N`` become 256,
    ``n_episodes=N`` becomes 2, ``.rollout(N`` becomes 8, and ``PPO("MlpPolicy", env`` gets
    64-step rollouts (SB3 collects at least one whole rollout, 2,048 steps per env by default).
@@ -18,17 +17,16 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.deprecations import met_deprecation, run_strict
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-DEPRECATION_AS_ERROR = "error::DeprecationWarning:gymnasium.envs.registration"
 _BUDGETS = (
     (re.compile(r"\.learn\(\s*[\d_]+"), ".learn(256"),
     (re.compile(r"total_timesteps=[\d_]+"), "total_timesteps=256"),
@@ -77,14 +75,7 @@ def run_block(code: str, workdir: Path) -> subprocess.CompletedProcess[str]:
     """Rule 1: the block, budgets shrunk, in its own interpreter with deprecations as errors."""
     script = workdir / "block.py"
     script.write_text(shrink_budgets(code), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-W", DEPRECATION_AS_ERROR, str(script)],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "MPLBACKEND": "Agg"},
-    )
+    return run_strict("script", script, [], workdir, timeout=600)
 
 
 def test_the_pages_have_python_blocks():
@@ -104,8 +95,7 @@ def test_an_out_of_date_env_id_fails_the_rule(tmp_path: Path):
     done = run_block(
         'import gymnasium as gym\nimport rlm_gym\ngym.make("rlm_gym/Crawl-v1")\n', tmp_path
     )
-    assert done.returncode != 0
-    assert "out of date" in done.stderr
+    assert done.returncode != 0 and met_deprecation(done)
 
 
 @pytest.mark.slow
@@ -120,3 +110,4 @@ def test_a_python_block_runs_without_deprecation(page: Path, line: int, code: st
         pytest.skip(f"needs {', '.join(missing)} (the clients venv runs it)")
     done = run_block(code, tmp_path)
     assert done.returncode == 0, f"{page.name}:{line} failed:\n{done.stderr[-3000:]}"
+    assert not met_deprecation(done)

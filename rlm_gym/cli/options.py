@@ -60,7 +60,7 @@ class HelpFormatter(argparse.HelpFormatter):
         # Identity, not ``in``: a default of 0 equals False and must still be printed.
         if (
             not action.option_strings
-            or "default" in text
+            or "default" in text.lower()
             or default is None
             or default is False
             or default is argparse.SUPPRESS

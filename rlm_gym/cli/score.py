@@ -72,14 +72,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--required",
         metavar="F1,F2",
         help="the fields the scraper extracts (comma-separated); replaces each crawl "
-        "result's extraction_schema",
+        "result's extraction_schema (default: each result's own schema; for a scraper's "
+        "file, none: every field is judged on its values)",
     )
     parser.add_argument(
         "--schema-field",
         action="append",
         dest="schema_fields",
         metavar="FIELD",
-        help="a required field (repeatable; same as --required)",
+        help="a required field, repeatable; same as --required (default: none)",
     )
     parser.add_argument(
         "--pages",
@@ -126,7 +127,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bad-rows",
         metavar="OUT",
-        help="write the rows check_items rejects to OUT (JSON lines)",
+        help="write the rows check_items rejects to OUT, JSON lines (default: not written)",
     )
     parser.add_argument(
         "--skip-invalid", action="store_true", help="report invalid lines and score the rest"

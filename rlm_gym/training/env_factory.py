@@ -9,7 +9,6 @@ Every function is module-level, so ``functools.partial(make_env, ...)`` pickles 
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -40,22 +39,17 @@ def make_bare_env(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> g
     """``gym.make(env_id, **env_kwargs)``, registering rlm_gym's envs first when needed.
 
     Worker processes (spawn / forkserver, Ray) start without ``rlm_gym.envs`` imported.
-    Gymnasium's notice that a newer version of an env exists is not shown for rlm_gym's own
-    envs: Crawl-v1 and Crawl-v2 are two tasks a run chooses between, not an outdated and a
-    current one, and the notice would go to every command's stderr.
+    Gymnasium's notice that Crawl-v1 is out of date is left as Gymnasium gives it: Crawl-v2
+    is the current version (``rlm_gym.envs.CURRENT_CRAWL_ENV_ID``), and a run that asks for
+    v1 (to reproduce an earlier study) is told so, as ``gym.make`` tells anyone.
 
     Example:
-        >>> make_bare_env("rlm_gym/Crawl-v1").spec.id
-        'rlm_gym/Crawl-v1'
+        >>> make_bare_env("rlm_gym/Crawl-v2").spec.id
+        'rlm_gym/Crawl-v2'
     """
-    if not env_id.startswith("rlm_gym/"):
-        return gym.make(env_id, **dict(env_kwargs or {}))
-    import rlm_gym.envs  # noqa: F401  (registers the env ids)
-
-    with warnings.catch_warnings():
-        notice = ".*The environment rlm_gym/.* is out of date"
-        warnings.filterwarnings("ignore", notice, DeprecationWarning)
-        return gym.make(env_id, **dict(env_kwargs or {}))
+    if env_id.startswith("rlm_gym/"):
+        import rlm_gym.envs  # noqa: F401  (registers the env ids)
+    return gym.make(env_id, **dict(env_kwargs or {}))
 
 
 def crawl_potential(env: gym.Env) -> float:

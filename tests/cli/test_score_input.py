@@ -114,3 +114,11 @@ def test_csv_output_has_the_tables_decimals_not_float_noise(tmp_path, capsys):
         if name not in ("line", "domain", "pattern_type", "tier", "bucket")
     ]
     assert numbers and all(len(cell.partition(".")[2]) == 4 for cell in numbers), numbers
+
+
+def test_a_directory_is_refused_with_a_file_inside_it_to_try(tmp_path, capsys):
+    (tmp_path / "products.csv").write_text("name,price\nKettle,$19\n", encoding="utf-8")
+    assert main(["score", str(tmp_path)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith(f"rlm-gym score: error: {tmp_path} is a directory")
+    assert "reads one file" in error and str(tmp_path / "products.csv") in error

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.deprecations import met_deprecation
 from tests.test_docs_code import ROOT, missing_modules, python_blocks, run_block
 
 BLOCKS = python_blocks(ROOT / "docs" / "clients.md")
@@ -18,3 +19,4 @@ def test_a_clients_page_block_runs(line: int, code: str, tmp_path: Path):
     assert not missing, f"clients.md:{line} needs {missing}, which the clients venv must install"
     done = run_block(code, tmp_path)
     assert done.returncode == 0, f"clients.md:{line} failed:\n{done.stderr[-3000:]}"
+    assert not met_deprecation(done)

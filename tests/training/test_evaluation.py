@@ -36,3 +36,12 @@ def test_baselines_play_the_same_seeded_episodes():
     rows = comparison_table(results)
     assert rows[0]["normalised"] == 0.0 and rows[-1]["normalised"] == 1.0
     assert format_table(rows).startswith("| agent | score |")
+
+
+def test_without_baselines_no_normalised_score_and_no_nan_column():
+    from rlm_gym.training.evaluation import format_table, normalised_rows
+
+    rows = normalised_rows([{"label": "trained", "score": 0.5, "score_ci95": 0.1}])
+    assert "normalised" not in rows[0]
+    table = format_table(rows)
+    assert "normalised" not in table and "nan" not in table

@@ -108,3 +108,12 @@ def test_read_run_config_rejects_a_broken_file(tmp_path):
     (tmp_path / "config.json").write_text("{not json")
     with pytest.raises(ValueError, match="is not valid JSON"):
         read_run_config(tmp_path)
+
+
+def test_a_scheduled_component_names_the_run():
+    plain = default_run_name("crawl", 0, (), None, "rlm_gym/Crawl-v2")
+    scheduled = default_run_name(
+        "crawl", 0, (), None, "rlm_gym/Crawl-v2", scheduled=["efficiency", "defects"]
+    )
+    assert plain == "Crawl-v2-crawl-seed0"
+    assert scheduled == "Crawl-v2-crawl-sched_defects-sched_efficiency-seed0"

@@ -166,3 +166,9 @@ def test_from_dict_refuses_unknown_keys_with_a_hint():
         WeightSchedule.from_dict({"breakpoints": RAMP, "interpolaton": "step"})
     with pytest.raises(ValueError, match="Expected a schedule as"):
         WeightSchedule.from_dict({"efficiency": [[0, 1.0]]})
+
+
+def test_a_component_joined_with_a_comma_points_to_the_semicolon():
+    with pytest.raises(ValueError, match="separate components with ';'") as caught:
+        WeightSchedule.from_text("efficiency=0:0,200000:1,defects=0:2")
+    assert "'efficiency=0:0,200000:1;defects=0:2'" in str(caught.value)

@@ -144,3 +144,8 @@ def test_a_policy_without_component_names_passes_its_components_through():
     *_, infos = envs.step(np.array([3, 0]))
     assert infos["_episode_reward"].tolist() == [True, False]
     assert infos["episode_reward_components"]["won"][0] == pytest.approx(0.2)
+
+
+def test_a_single_env_is_refused_with_the_way_to_a_vector_env():
+    with pytest.raises(TypeError, match=r"gym.make_vec\(id, num_envs=N\).*RewardPolicyWrapper"):
+        VectorRewardPolicyWrapper(gym.make("CartPole-v1"), "lenient")

@@ -97,3 +97,13 @@ def test_vector_wrapper_vector_reward_matches_per_env_and_declares_both_spaces()
     assert envs.single_reward_space.shape == (13,) and envs.reward_space.shape == (3, 13)
     _, rewards, *_ = envs.step(np.array([1, 1, 1]))  # NEXT_STEP reset step
     assert not rewards.any()
+
+
+def test_crawl_declares_finite_bounds_for_every_component():
+    bounds = PolicyRegistry.get_reward("crawl").component_bounds()
+    assert all(math.isfinite(low) and math.isfinite(high) for low, high in bounds.values())
+
+
+def test_crawl_defects_floor_is_the_penalty_times_the_counted_defects():
+    policy = PolicyRegistry.get_reward("crawl", {"defect_penalty": 0.2, "max_defects": 4})
+    assert policy.component_bounds()["defects"] == pytest.approx((-0.8, 0.0))
