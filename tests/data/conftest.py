@@ -4,4 +4,4 @@
 ``realdata/README.md``); importing them under ``--doctest-modules`` would run their module code.
 """
 
-collect_ignore_glob = ["realdata/*.py", "devcorpus/*.py"]
+collect_ignore_glob = ["realdata/*.py", "devcorpus/*.py", "sealed1/*.py"]
