@@ -37,8 +37,8 @@ def runtime(key: str) -> Callable[[], str]:
         if record is None or record["digest"] != digest(code):
             raise ValueError(f"{key} changed since it was timed: run `{COMMAND}`")
         return (
-            f"*Run time as written: {_minutes(record['wall_s'])} on {timed['cores']} cores "
-            f"(`{COMMAND}`).*\n"
+            f"*Run time as written: {_minutes(record['cpu_s'])} of CPU, so at most that long "
+            f"on an idle {timed['cores']}-core machine (`{COMMAND}`).*\n"
         )
 
     return render
