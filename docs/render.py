@@ -42,6 +42,7 @@ from real_data_blocks import (
     real_data_figures,
     real_data_groups,
 )
+from scrapy_blocks import scrapy_memory, scrapy_settings, scrapy_stats
 from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
 from vector_blocks import training_wrapping, vector_wrapper
 
@@ -248,6 +249,9 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_version": demo_version,
     "vector_wrapper": vector_wrapper,
     "training_wrapping": training_wrapping,
+    "scrapy_settings": scrapy_settings,
+    "scrapy_stats": scrapy_stats,
+    "scrapy_memory": scrapy_memory,
 }
 
 

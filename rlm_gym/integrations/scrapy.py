@@ -165,7 +165,7 @@ class CrawlRewardExtension:
         """Score the crawl (the idle score when nothing changed since), write the stats and
         log the report."""
         row = self.score(spider, success=reason in ("finished", CLOSE_REASON))
-        self._write_stats(row)
+        self.write_stats(row)
         self._log_report(spider, row, reason)
 
     # --- scoring ------------------------------------------------------------------------------
@@ -227,7 +227,8 @@ class CrawlRewardExtension:
         minimum = self.options.min_tier
         return minimum is None or _tier_rank(row["tier"]) >= _tier_rank(minimum)
 
-    def _write_stats(self, row: dict[str, Any]) -> None:
+    def write_stats(self, row: dict[str, Any]) -> None:
+        """Write a score into the crawl stats (the keys of the module docstring)."""
         details = row["details"]
         values: dict[str, Any] = {
             "value": row["reward"],
