@@ -14,7 +14,8 @@ them as ``rlm-gym score`` scores the spider's feed: :func:`rlm_gym.crawl.crawl_r
 are ``response_received_count``; errors are the downloader's 5xx responses and download
 exceptions (``downloader/response_status_count/5xx`` and ``downloader/exception_count``, retried
 attempts included: each cost the site a request and the crawl its time); the time runs from
-``spider_opened``; the crawl succeeded when it closed as ``finished``.
+``spider_opened``; the crawl succeeded when it closed as ``finished`` or at a limit the
+operator set (:data:`SUCCESSFUL_REASONS`).
 
 It writes into the crawl stats (see :data:`STATS_PREFIX`): ``rlm_gym/value``, ``rlm_gym/tier``,
 ``rlm_gym/bucket``, ``rlm_gym/pattern_type``, ``rlm_gym/components/<name>``,
@@ -60,11 +61,24 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
 
-__all__ = ["CLOSE_REASON", "STATS_PREFIX", "CrawlRewardExtension"]
+__all__ = ["CLOSE_REASON", "STATS_PREFIX", "SUCCESSFUL_REASONS", "CrawlRewardExtension"]
 
 STATS_PREFIX = "rlm_gym/"
 CLOSE_REASON = "rlm_gym_below_min_tier"
 """The finish reason of a job closed because its tier was below ``RLM_GYM_MIN_TIER``."""
+
+SUCCESSFUL_REASONS = frozenset(
+    {
+        "finished",
+        CLOSE_REASON,  # scored as the finished crawl it was when it went idle
+        # the limits an operator sets on purpose: the job did what it was asked
+        "closespider_itemcount",
+        "closespider_pagecount",
+        "closespider_timeout",
+    }
+)
+"""Finish reasons whose crawl counts as a success; any other (``shutdown``, ``cancelled``,
+``closespider_errorcount``, ``closespider_timeout_no_item``, ...) scores ``success`` 0."""
 
 # The rows handed to the scorer when the sample's duplicates are many (a spider yielding the
 # same items a million times): their repeats are scaled down to this many rows per kept item.
@@ -156,7 +170,10 @@ class CrawlRewardExtension:
 
     def spider_idle(self, spider: Spider) -> None:
         """Score the finished crawl; below ``RLM_GYM_MIN_TIER``, close it with
-        :data:`CLOSE_REASON` (raising ``CloseSpider``, Scrapy's way to give the reason)."""
+        :data:`CLOSE_REASON` (raising ``CloseSpider``, Scrapy's way to give the reason).
+
+        A spider kept alive on idle by another component (its ``DontCloseSpider`` wins) is
+        scored again at its next idle only if items, pages or errors came since."""
         row = self.score(spider, success=True)
         if not self._meets_min_tier(row):
             raise CloseSpider(CLOSE_REASON)
@@ -164,7 +181,7 @@ class CrawlRewardExtension:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         """Score the crawl (the idle score when nothing changed since), write the stats and
         log the report."""
-        row = self.score(spider, success=reason in ("finished", CLOSE_REASON))
+        row = self.score(spider, success=reason in SUCCESSFUL_REASONS)
         self.write_stats(row)
         self._log_report(spider, row, reason)
 

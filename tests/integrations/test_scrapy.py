@@ -282,3 +282,20 @@ def test_required_field_in_no_item_is_named(caplog):
         extension.spider_closed(spider, "finished")
     assert 'RLM_GYM_REQUIRED_FIELDS in no item: "prize"' in caplog.text
     assert caplog.records[-1].levelno == logging.WARNING
+
+
+@pytest.mark.parametrize(
+    ("reason", "success"),
+    [
+        ("finished", 0.25),
+        ("closespider_itemcount", 0.25),
+        ("shutdown", 0.0),
+        ("closespider_errorcount", 0.0),
+    ],
+)
+def test_the_finish_reason_decides_success(reason, success):
+    extension, crawler, spider = _extension()
+    for number in range(6):
+        extension.item_scraped({"name": f"Chair {number}", "price": "£ 40"}, spider)
+    extension.spider_closed(spider, reason)
+    assert crawler.stats.get_value("rlm_gym/components/success") == success
