@@ -20,8 +20,7 @@ from scrapy import Spider
 from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.utils.test import get_crawler
 
-from rlm_gym.crawl import crawl_reward
-from rlm_gym.crawl.readers import crawl_result_from_items
+from rlm_gym.cli import main
 from rlm_gym.integrations.scrapy import CLOSE_REASON, CrawlRewardExtension
 from tests.integrations.shop_site import PAGES, PER_PAGE, product, serve_shop
 
@@ -110,18 +109,24 @@ def test_stats_carry_value_tier_and_components(clean):
 
 
 @pytest.mark.slow
-def test_score_equals_rlm_gym_score_of_the_feed(clean):
-    crawl = clean
-    with open(os.path.join(crawl.out_dir, "items.jsonl"), encoding="utf-8") as feed:
-        items = [json.loads(line) for line in feed]
-    result = crawl_result_from_items(
-        items,
-        ["name", "price", "rating"],
-        pages=crawl.stats["rlm_gym/pages"],
-        execution_time_ms=crawl.stats["rlm_gym/execution_time_ms"],
+def test_score_equals_rlm_gym_score_of_the_feed(clean, capsys):
+    feed = os.path.join(clean.out_dir, "items.jsonl")
+    arguments = ["score", feed, "--required", "name,price,rating", "--format", "json"]
+    arguments += ["--pages", str(clean.stats["rlm_gym/pages"])]
+    arguments += ["--time-ms", repr(clean.stats["rlm_gym/execution_time_ms"])]
+    assert main(arguments) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert row["reward"] == pytest.approx(clean.stats["rlm_gym/value"])
+    assert row["tier"] == clean.stats["rlm_gym/tier"]
+    assert row["components"] == pytest.approx(
+        {
+            key.removeprefix("rlm_gym/components/"): value
+            for key, value in clean.stats.items()
+            if key.startswith("rlm_gym/components/")
+        }
     )
-    assert crawl_reward(result).value == pytest.approx(crawl.stats["rlm_gym/value"])
-    assert items[0] == product("clean", 0)
+    with open(feed, encoding="utf-8") as lines:
+        assert json.loads(next(lines)) == product("clean", 0)
 
 
 @pytest.mark.slow
