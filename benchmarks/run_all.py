@@ -25,6 +25,7 @@ BENCHMARKS = (
     ("scorer_throughput.py", []),
     ("training_share.py", []),
     ("real_data.py", ["--save", "--quiet"]),
+    ("scrapy_memory.py", []),
 )
 
 

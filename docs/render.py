@@ -44,6 +44,7 @@ from real_data_blocks import (
     real_data_groups,
 )
 from runtime_blocks import runtime_blocks
+from scrapy_blocks import scrapy_memory, scrapy_settings, scrapy_stats
 from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
 from vector_blocks import training_wrapping, vector_wrapper
 
@@ -252,6 +253,9 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "training_wrapping": training_wrapping,
     "cli_reference": cli_reference,
     **runtime_blocks(),
+    "scrapy_settings": scrapy_settings,
+    "scrapy_stats": scrapy_stats,
+    "scrapy_memory": scrapy_memory,
 }
 
 
