@@ -52,6 +52,7 @@ BROWSER_USER_AGENT = (
 )
 _RETRY_STATUSES = frozenset({500, 502, 503, 504})
 _CHARSET = re.compile(r"charset=([\w-]+)", re.IGNORECASE)
+_DURATION = re.compile(r"dur=([\d.]+)")
 _SCRIPT_FETCH = re.compile(r"""fetch\(["']([^"']+)["']\)""")
 
 
@@ -68,6 +69,9 @@ class Response(NamedTuple):
         headers: The response headers (lower-cased names).
         text: The body, decoded with the declared charset.
         elapsed_s: Wall time of the request, retries included.
+        server_ms: The site's own time for the request, retries included, in site ms: the sum
+            of the answers' ``Server-Timing`` durations, the timeout for a request that timed
+            out (``site_ms_per_s`` x the timeout).
         attempts: Requests sent (1 + retries used).
         error: The crawler's error text (time-out, connection error, 5xx after retries), or None.
     """
@@ -77,6 +81,7 @@ class Response(NamedTuple):
     headers: dict[str, str]
     text: str
     elapsed_s: float
+    server_ms: float
     attempts: int
     error: str | None
 
@@ -88,10 +93,14 @@ class Crawler:
         timeout_s: Connect and read timeout of each request, in seconds.
         retries: Retries of a connection error or a 5xx answer (time-outs are not retried).
         session: The client id sent in ``CLIENT_HEADER``.
+        time_scale: Real seconds per site second (a time-out's site duration).
     """
 
-    def __init__(self, timeout_s: float, retries: int = 2, session: str = "") -> None:
+    def __init__(
+        self, timeout_s: float, retries: int = 2, session: str = "", time_scale: float = 1.0
+    ) -> None:
         self.timeout_s = float(timeout_s)
+        self.time_scale = float(time_scale)
         self.retries = int(retries)
         self.session = session
         self._pool = urllib3.PoolManager(
@@ -108,19 +117,22 @@ class Crawler:
             headers[CLIENT_HEADER] = self.session
         started = time.perf_counter()
         attempts = 0
-        error = None
+        server_ms = 0.0
         while True:
             attempts += 1
             try:
                 raw = self._pool.request("GET", url, headers=headers, preload_content=True)
             except urllib3.exceptions.ReadTimeoutError:
                 timeout_ms = round(self.timeout_s * 1000)
-                return self._failed(url, started, attempts, f"Timeout after {timeout_ms} ms")
+                server_ms += self.timeout_s * 1000.0 / self.time_scale
+                error = f"Timeout after {timeout_ms} ms"
+                return self._failed(url, started, attempts, error, server_ms)
             except (urllib3.exceptions.HTTPError, OSError) as failure:
-                error = f"Connection error: {type(failure).__name__}"
+                error = f"Connection error: {type(failure).__name__}: {failure}"
                 if attempts <= self.retries:
                     continue
-                return self._failed(url, started, attempts, error)
+                return self._failed(url, started, attempts, error, server_ms)
+            server_ms += _server_timing(raw.headers.get("Server-Timing", ""))
             if raw.status in _RETRY_STATUSES and attempts <= self.retries:
                 continue
             text = raw.data.decode(_charset(raw.headers.get("Content-Type", "")), "replace")
@@ -133,16 +145,26 @@ class Crawler:
                 {k.lower(): v for k, v in raw.headers.items()},
                 text,
                 time.perf_counter() - started,
+                server_ms,
                 attempts,
                 status_error,
             )
 
-    def _failed(self, url: str, started: float, attempts: int, error: str) -> Response:
-        return Response(url, 0, {}, "", time.perf_counter() - started, attempts, error)
+    def _failed(
+        self, url: str, started: float, attempts: int, error: str, server_ms: float
+    ) -> Response:
+        elapsed = time.perf_counter() - started
+        return Response(url, 0, {}, "", elapsed, server_ms, attempts, error)
 
     def close(self) -> None:
         """Close every pooled connection."""
         self._pool.clear()
+
+
+def _server_timing(header: str) -> float:
+    """The ``dur`` of a ``Server-Timing`` header (0 when absent)."""
+    match = _DURATION.search(header)
+    return float(match.group(1)) if match else 0.0
 
 
 def _charset(content_type: str) -> str:
@@ -171,7 +193,8 @@ class Browser:
         self.requests = 0
 
     def open(self, url: str) -> Response:
-        """Load ``url`` and run its script (fetch the data endpoint it names into ``#app``).
+        """Load ``url`` and run its script (fetch the data endpoint it names into ``#app``); the
+        response's ``server_ms`` adds the render wait.
 
         The render wait is the simulator's for what the page needs: a client-side rendered page
         (a script that fetches its data), a hydrated one (a framework's state blob), or static
@@ -184,15 +207,17 @@ class Browser:
         dom = response.text
         match = _SCRIPT_FETCH.search(dom)
         render_ms = RENDER_MS[2 if match else 1 if "__NEXT_DATA__" in dom else 0]
+        server_ms = response.server_ms
         if match is not None:
             data = self.crawler.get(urljoin(url, match.group(1)), BROWSER_USER_AGENT)
             self.requests += data.attempts
+            server_ms += data.server_ms
             if data.status != 200:
-                return data
+                return data._replace(server_ms=server_ms)
             dom = _insert(dom, _fragment(data.text))
         self.sleep(render_ms)
         self.url, self.dom = url, dom
-        return response._replace(text=dom)
+        return response._replace(text=dom, server_ms=server_ms + render_ms)
 
     def close(self) -> None:
         """Close the page (the crawl moved on or re-fetched without the browser)."""
@@ -221,18 +246,20 @@ class Browser:
         }
 
     def load(self, source: str, wait_ms: float) -> Response:
-        """Follow a control's source: a page URL (navigate) or a data call (insert its HTML)."""
+        """Follow a control's source: a page URL (navigate) or a data call (insert its HTML);
+        the response's ``server_ms`` adds the wait."""
         assert self.url is not None
         target = urljoin(self.url, source)
         if "/api/" not in target:
             self.sleep(wait_ms)
-            return self.open(target)
-        response = self.crawler.get(target, BROWSER_USER_AGENT)
-        self.requests += response.attempts
-        self.sleep(wait_ms)
-        if response.status == 200:
-            self.dom = _insert(self.dom, _fragment(response.text))
-        return response
+            response = self.open(target)
+        else:
+            response = self.crawler.get(target, BROWSER_USER_AGENT)
+            self.requests += response.attempts
+            self.sleep(wait_ms)
+            if response.status == 200:
+                self.dom = _insert(self.dom, _fragment(response.text))
+        return response._replace(server_ms=response.server_ms + wait_ms)
 
 
 def _source(selection) -> str:

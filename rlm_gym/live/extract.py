@@ -45,6 +45,8 @@ __all__ = [
     "extract_css",
     "extract_heuristic",
     "extract_llm",
+    "parse",
+    "text_ratio",
     "probe_signals",
     "pagination_state",
     "same_row",
@@ -55,6 +57,11 @@ _SPACES = re.compile(r"\s+")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _TAGS = re.compile(r"<[^>]+>")
 _ITEM_BLOCKS = "div.items > div.item, table.listing tr, table.record"
+
+
+def parse(dom: str | Selector) -> Selector:
+    """``dom`` parsed (a ``Selector`` passes through: parse a page once, read it many times)."""
+    return dom if isinstance(dom, Selector) else Selector(text=dom or "<html></html>")
 
 
 def _text(node: Selector) -> str:
@@ -92,11 +99,11 @@ def _css_value(field: str, node: Selector) -> Any:
     return _text(node)
 
 
-def extract_css(dom: str, pattern_type: str) -> list[dict[str, Any]]:
+def extract_css(dom: str | Selector, pattern_type: str) -> list[dict[str, Any]]:
     """Rows by the pattern type's CSS templates (see the module docstring)."""
     fields = SCHEMAS[pattern_type]
     rows = []
-    for block in Selector(text=dom).css(_ITEM_BLOCKS):
+    for block in parse(dom).css(_ITEM_BLOCKS):
         row = {}
         for field in fields:
             node = block.css(f".f-{field}, td.{field}")
@@ -115,7 +122,12 @@ def _blocks(page: Selector, fields: tuple[str, ...], skip_sponsored: bool) -> li
     for card in page.css("div.items > div.item"):
         if skip_sponsored and card.attrib.get("data-sponsored"):
             continue
-        blocks.append({f: card.css(f".f-{f}")[0] for f in fields if card.css(f".f-{f}")})
+        block = {}
+        for node in card.xpath("./*[@class]"):
+            field = node.attrib["class"][2:]
+            if field in fields:
+                block[field] = node
+        blocks.append(block)
     for table in page.css("table.listing"):
         header = [names.get(_text(th).lower()) for th in table.css("tr:first-child th")]
         for tr in table.css("tr")[1:]:
@@ -181,10 +193,10 @@ def _heuristic_value(field: str, node: Selector) -> Any:
     return text
 
 
-def extract_heuristic(dom: str, pattern_type: str) -> list[dict[str, Any]]:
+def extract_heuristic(dom: str | Selector, pattern_type: str) -> list[dict[str, Any]]:
     """Rows from JSON-LD, else from repeated blocks' visible text (see the module docstring)."""
     fields = SCHEMAS[pattern_type]
-    page = Selector(text=dom)
+    page = parse(dom)
     rows = _json_ld_rows(page, fields)
     if rows is not None:
         return rows
@@ -220,11 +232,11 @@ def _llm_value(field: str, node: Selector) -> Any:
     return text
 
 
-def extract_llm(dom: str, pattern_type: str) -> list[dict[str, Any]]:
+def extract_llm(dom: str | Selector, pattern_type: str) -> list[dict[str, Any]]:
     """Rows as an LLM reads the page's text (see the module docstring), at most 20."""
     fields = SCHEMAS[pattern_type]
     rows = []
-    for block in _blocks(Selector(text=dom), fields, skip_sponsored=False):
+    for block in _blocks(parse(dom), fields, skip_sponsored=False):
         row = {f: _llm_value(f, node) for f, node in block.items()}
         if row:
             rows.append(row)
@@ -234,21 +246,28 @@ def extract_llm(dom: str, pattern_type: str) -> list[dict[str, Any]]:
 EXTRACTORS = (extract_css, extract_heuristic, extract_llm)
 
 
-def extract(extractor: int, dom: str, pattern_type: str) -> list[dict[str, Any]]:
+def extract(extractor: int, dom: str | Selector, pattern_type: str) -> list[dict[str, Any]]:
     """Rows of ``dom`` by extractor ``extractor`` (0 CSS, 1 heuristics, 2 the LLM stand-in)."""
     return EXTRACTORS[extractor](dom, pattern_type)
 
 
 # ---------------------------------------------------------------------------------- pages
-def pagination_state(dom: str) -> bool:
+def pagination_state(dom: str | Selector) -> bool:
     """Whether the page shows a way to a further page (a next link, a numbered link past the
     current one, a load-more button or a scroll sentinel)."""
-    nav = Selector(text=dom).css("nav.pagination")
+    page = parse(dom)
+    nav = page.css("nav.pagination")
     if nav.css("a.next, a.pager-fwd, button.load-more, div.sentinel"):
         return True
     numbers = [int(n) for n in nav.css("a.page::text").getall() if n.isdigit()]
-    current = Selector(text=dom).css("title::text").re_first(r"page (\d+)")
+    current = page.css("title::text").re_first(r"page (\d+)")
     return bool(numbers) and current is not None and max(numbers) > int(current)
+
+
+def text_ratio(page: Selector, size: int) -> float:
+    """Visible text over the HTML's ``size`` in characters (a shell's is near 0)."""
+    body = page.css("body") or page
+    return min(1.0, len(_visible(body)) / max(1, size))
 
 
 def probe_signals(status: int, headers: dict[str, str], dom: str) -> dict[str, float]:
@@ -258,9 +277,8 @@ def probe_signals(status: int, headers: dict[str, str], dom: str) -> dict[str, f
     ``probe_bot_script``, ``probe_status_403``, ``probe_status_429``, the four pagination hints,
     ``dom_regularity``, ``json_ld`` and the repeated blocks counted (``blocks``).
     """
-    page = Selector(text=dom or "<html></html>")
+    page = parse(dom)
     scripts = " ".join(page.css("script::text").getall())
-    visible = len(_visible(page.css("body") or page))
     blocks = page.css("div.items > div.item, table.listing tr.odd, table.listing tr.even, "
                       "table.listing tr.promo, table.record tr")  # fmt: skip
     signatures = Counter((b.root.tag, b.attrib.get("class", "")) for b in blocks)
@@ -271,7 +289,7 @@ def probe_signals(status: int, headers: dict[str, str], dom: str) -> dict[str, f
     page_links = [t for t in page.css("a[href*='page=']::text").getall() if t.strip().isdigit()]
     return {
         "probe_framework": float(bool(page.css("script[src*='react']"))),
-        "probe_text_ratio": min(1.0, visible / max(1, len(dom))),
+        "probe_text_ratio": text_ratio(page, len(dom)),
         "probe_waf_header": float("cf-ray" in headers or headers.get("server") == "cloudflare"),
         "probe_bot_script": float(bool(page.css("script[src*='challenge-platform']"))),
         "probe_status_403": float(status == 403),

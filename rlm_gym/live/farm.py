@@ -9,7 +9,8 @@ The server behaves as the site's profile says, with HTTP's own semantics, per cl
 ``X-Crawler-Session`` header, else the peer address) and per site:
 
 - latency: every page is answered after the site's time to first byte times a jitter
-  (``dynamics.JITTER``), slept on the server and multiplied by ``time_scale``;
+  (``dynamics.JITTER``), slept on the server and multiplied by ``time_scale``; the response's
+  ``Server-Timing: app;dur=<ms>`` header says how long that was in site time;
 - rate limits (protection ``rate_limit``): a request less than ``RATE_INTERVAL_MS`` after the
   client's previous one gets ``429`` with ``Retry-After``; the third such violation bans;
 - WAFs (``waf_http``, ``waf_headless``): a page request is refused ``403`` with the simulator's
@@ -299,6 +300,7 @@ class SiteFarm:
     def _too_many(self) -> web.Response:
         wait_s = 5.0 * self.time_scale
         headers = {
+            "Server-Timing": "app;dur=0",
             # HTTP counts whole seconds; the exact scaled wait is in the second header.
             "Retry-After": str(max(1, round(wait_s + 0.4999))),
             "X-Retry-After-Ms": f"{wait_s * 1000.0:.3f}",
@@ -321,14 +323,15 @@ class SiteFarm:
             client.blocks += 1
             client.banned = client.blocks >= _BLOCKS_TO_BAN
             await self._sleep(latency)
-            return _respond(Page(403, {"Content-Type": "text/html"}, _BLOCK_PAGE))
+            return _respond(Page(403, {"Content-Type": "text/html"}, _BLOCK_PAGE), latency)
         if u_hang < self.timeout_rate:
             await asyncio.sleep(max(2.0, _HANG_MS * self.time_scale / 1000.0))
         await self._sleep(latency)
         if u_error < self.error_rate:
-            return web.Response(status=503, text="Service Unavailable")
+            unavailable = Page(503, {"Content-Type": "text/plain"}, b"Service Unavailable")
+            return _respond(unavailable, latency)
         page = _page_number(request, profile.pagination == 1 or profile.url_replayable)
-        return _respond(render_page(site, page, f"/s/{site.index}/"))
+        return _respond(render_page(site, page, f"/s/{site.index}/"), latency)
 
     async def _robots(self, request: web.Request) -> web.StreamResponse:
         site, _, client = self._site_and_client(request)
@@ -337,7 +340,7 @@ class SiteFarm:
         if site.robots_limited and self._rate_limited(site, client):
             return self._too_many()
         await self._sleep(API_LATENCY_MS)
-        return _respond(render_robots(site))
+        return _respond(render_robots(site), API_LATENCY_MS)
 
     async def _data(self, request: web.Request) -> web.StreamResponse:
         site, _, client = self._site_and_client(request)
@@ -357,7 +360,7 @@ class SiteFarm:
             replayable = profile.url_replayable or request.match_info["kind"] == "render"
             page = _page_number(request, replayable)
         await self._sleep(API_LATENCY_MS)
-        return _respond(render_fragment(site, page, f"/s/{site.index}/"))
+        return _respond(render_fragment(site, page, f"/s/{site.index}/"), API_LATENCY_MS)
 
 
 def _page_number(request: web.Request, honoured: bool) -> int:
@@ -372,5 +375,7 @@ def _page_number(request: web.Request, honoured: bool) -> int:
     return page if 1 <= page <= 1_000_000 else 1
 
 
-def _respond(page: Page) -> web.Response:
-    return web.Response(status=page.status, body=page.body, headers=page.headers)
+def _respond(page: Page, site_ms: float = 0.0) -> web.Response:
+    """The page as a response; ``Server-Timing`` says how long the site took (site ms)."""
+    headers = {**page.headers, "Server-Timing": f"app;dur={site_ms:.0f}"}
+    return web.Response(status=page.status, body=page.body, headers=headers)

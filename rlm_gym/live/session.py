@@ -25,7 +25,14 @@ from rlm_gym.envs.items import UNIQUE_FIELD, entity
 from rlm_gym.envs.profiles import SCHEMAS
 from rlm_gym.envs.reports import END_TEXT, strategy_used
 from rlm_gym.live.client import Browser, Crawler
-from rlm_gym.live.extract import extract, pagination_state, probe_signals, same_row
+from rlm_gym.live.extract import (
+    extract,
+    pagination_state,
+    parse,
+    probe_signals,
+    same_row,
+    text_ratio,
+)
 from rlm_gym.live.sites import DEFAULT_TIME_SCALE, make_site
 from rlm_gym.policies.types import trusted_action_result
 
@@ -135,7 +142,8 @@ class LiveCrawl:
         timeout_s = options["timeout_s"] or max(0.05, _COSTS["timeout_ms"] * self.time_scale / 1e3)
         self.replay_key = f"site{index}"
         nonce = uuid.uuid4().hex[:12]
-        self.crawler = Crawler(timeout_s, options["retries"], f"{self.replay_key}#{nonce}")
+        session = f"{self.replay_key}#{nonce}"
+        self.crawler = Crawler(timeout_s, options["retries"], session, self.time_scale)
         self._probe_session = f"{self.replay_key}-probe#{nonce}"
         self.browser = Browser(self.crawler, self._sleep_site_ms)
         self.jitter = random.Random(f"rlm_gym.live:{self.replay_key}")
@@ -150,7 +158,7 @@ class LiveCrawl:
         self.requests = 0
         self.page_number = 1
         self.page_url = self.site_url
-        self.dom = ""
+        self._set_dom("")
         self.has_next = False
         self.text_ratio = 0.0
         self.count_403 = self.count_429 = 0
@@ -164,8 +172,10 @@ class LiveCrawl:
     def _sleep_site_ms(self, site_ms: float) -> None:
         time.sleep(site_ms * self.time_scale / 1000.0)
 
-    def _site_ms(self, seconds: float) -> int:
-        return dyn.time_on_grid(seconds * 1000.0 / self.time_scale)
+    def _set_dom(self, dom: str) -> None:
+        """The page the crawler holds now, parsed once for every read of it."""
+        self.dom = dom
+        self.page = parse(dom)
 
     def close(self) -> None:
         """Close the crawl's connections."""
@@ -179,7 +189,9 @@ class LiveCrawl:
         Raises:
             ConnectionError: The farm does not answer (naming its URL).
         """
-        prober = Crawler(self.crawler.timeout_s, self.crawler.retries, self._probe_session)
+        prober = Crawler(
+            self.crawler.timeout_s, self.crawler.retries, self._probe_session, self.time_scale
+        )
         try:
             robots = prober.get(f"{self.site_url}robots.txt")
             page = (
@@ -194,7 +206,7 @@ class LiveCrawl:
                     "one with `rlm-gym farm serve` or pass `farm_url=None`"
                 )
         signals = probe_signals(page.status, page.headers, page.text if page.status == 200 else "")
-        signals["latency_ms"] = page.elapsed_s * 1000.0 / self.time_scale
+        signals["latency_ms"] = page.server_ms
         return signals
 
     # ------------------------------------------------------------------ steps
@@ -218,10 +230,9 @@ class LiveCrawl:
         elif action <= dyn.INFINITE_SCROLL:
             event = self._paginate(s, action)
         elif action == dyn.BACKOFF:
-            started = time.perf_counter()
             self._sleep_site_ms(_COSTS["backoff_ms"])
             s[dyn.S_PRESSURE] = 0
-            event = (3, True, dyn.E_NONE, self._site_ms(time.perf_counter() - started), 0, 0)
+            event = (3, True, dyn.E_NONE, int(_COSTS["backoff_ms"]), 0, 0)
         else:
             s[dyn.S_END], s[dyn.S_PHASE] = dyn.STOPPED, dyn.DONE
             event = (4, True, dyn.E_NONE, 0, 0, 0)
@@ -283,27 +294,28 @@ class LiveCrawl:
         return (kind, False, dyn.E_TIMEOUT, duration, 0, 0)
 
     def _fetch(self, s: list[int], fetcher: int) -> tuple:
-        started = time.perf_counter()
         before = self.browser.requests
         if fetcher == dyn.FETCH_HTTP:
             self.browser.close()
             response = self.crawler.get(self.page_url)
             self.requests += response.attempts
+            parse_ms = _COSTS["http_parse_ms"] if response.status == 200 else 0.0
         else:
             response = self.browser.open(self.page_url)
             self.requests += self.browser.requests - before
-        duration = self._site_ms(time.perf_counter() - started)
+            parse_ms = 0.0
+        duration = dyn.time_on_grid(response.server_ms + parse_ms)
         refused = self._answer(s, 0, response, duration)
         if refused is not None:
             return refused
         s[dyn.S_PHASE] = dyn.EXTRACT
         s[dyn.S_FETCHED] = dyn.BY_HTTP if fetcher == dyn.FETCH_HTTP else dyn.BY_HEADLESS
-        self.dom = response.text
-        self.text_ratio = probe_signals(200, {}, self.dom)["probe_text_ratio"]
+        self._set_dom(response.text)
+        self.text_ratio = text_ratio(self.page, len(self.dom))
         return (0, True, dyn.E_NONE, duration, 0, 0)
 
     def _extract(self, s: list[int], extractor: int) -> tuple:
-        rows = extract(extractor, self.dom, self.profile.pattern_type)
+        rows = extract(extractor, self.page, self.profile.pattern_type)
         tokens = 0
         if extractor == 2:
             duration = dyn.time_on_grid(
@@ -325,7 +337,7 @@ class LiveCrawl:
         s[slot] += 1
         self.pages += 1
         s[dyn.S_PHASE] = dyn.PAGINATE
-        self.has_next = pagination_state(self.dom)
+        self.has_next = pagination_state(self.page)
         return (1, True, dyn.E_NONE, duration, tokens, len(rows))
 
     def _paginate(self, s: list[int], action: int) -> tuple:
@@ -353,17 +365,16 @@ class LiveCrawl:
             if controls["scroll"] is None:
                 return self._fail(s, 2, dyn.E_NO_SCROLL, dyn.time_on_grid(_COSTS["scroll_wait_ms"]))
             source, wait = controls["scroll"], _COSTS["scroll_wait_ms"] * jitter
-        started = time.perf_counter()
         before = self.browser.requests
         response = self.browser.load(source, wait)
         self.requests += self.browser.requests - before
-        duration = self._site_ms(time.perf_counter() - started)
+        duration = dyn.time_on_grid(response.server_ms)
         refused = self._answer(s, 2, response, duration)
         if refused is not None:
             return refused
         self.page_number += 1
         self.page_url = f"{self.site_url}?page={self.page_number}"
-        self.dom = self.browser.dom
+        self._set_dom(self.browser.dom)
         s[dyn.S_PHASE], s[dyn.S_RESERVED] = dyn.EXTRACT, 0
         return (2, True, dyn.E_NONE, duration, 0, 0)
 
