@@ -46,6 +46,7 @@ from rlm_gym.envs.profiles import check_overrides
 from rlm_gym.live.pages import Page, page_of_cursor, render_fragment, render_page, render_robots
 from rlm_gym.live.sites import (
     CLIENT_HEADER,
+    DEFAULT_ERROR_RATE,
     DEFAULT_TIME_SCALE,
     RATE_INTERVAL_MS,
     Site,
@@ -123,7 +124,7 @@ class SiteFarm:
         port: int = 0,
         pattern_types: Sequence[str] | None = None,
         timeout_rate: float = COSTS["timeout_rate"],
-        error_rate: float = 0.005,
+        error_rate: float = DEFAULT_ERROR_RATE,
         **overrides: Any,
     ) -> None:
         from rlm_gym.envs.arguments import check_pattern_types

@@ -42,6 +42,7 @@ from rlm_gym.envs.profiles import PROFILE_DRAWS, SiteProfile, profile_from_unifo
 __all__ = [
     "CLIENT_HEADER",
     "DEFAULT_TIME_SCALE",
+    "DEFAULT_ERROR_RATE",
     "FEATURES",
     "DEFECT_SHARE",
     "JSON_LD_DEFECT_SHARE",
@@ -58,6 +59,8 @@ __all__ = [
 
 # One site second lasts 5 ms: a typical crawl episode (~15 s of site time) takes ~0.1 s.
 DEFAULT_TIME_SCALE = 0.005
+# Share of page requests a farm answers 503 by default (a crawler's retries absorb most).
+DEFAULT_ERROR_RATE = 0.005
 # The request header naming the client: the farm keeps rate limits and bans per client and site.
 CLIENT_HEADER = "X-Crawler-Session"
 # Probe-visible features a site carries, each drawn with the simulator's probe rate for the
