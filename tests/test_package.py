@@ -30,7 +30,8 @@ def test_import_registers_policies_and_env():
 def test_core_and_cli_import_no_training_dependencies():
     code = (
         "import sys, rlm_gym, rlm_gym.cli; "
-        "heavy = {'torch', 'stable_baselines3', 'sb3_contrib', 'matplotlib', 'ray', 'rich'}; "
+        "heavy = {'torch', 'stable_baselines3', 'sb3_contrib', 'matplotlib', 'ray', 'rich', "
+        "'aiohttp', 'parsel', 'urllib3'}; "
         "print(sorted(heavy & set(sys.modules)))"
     )
     output = subprocess.run(

@@ -49,6 +49,9 @@ def _port(text: str) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
+    from rlm_gym.training import require
+
+    require("aiohttp", "parsel", "urllib3")
     from rlm_gym.live import SiteFarm
 
     farm = SiteFarm(

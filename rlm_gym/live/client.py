@@ -246,19 +246,20 @@ class Browser:
         }
 
     def load(self, source: str, wait_ms: float) -> Response:
-        """Follow a control's source: a page URL (navigate) or a data call (insert its HTML);
-        the response's ``server_ms`` adds the wait."""
+        """Follow a control's source: a page URL (navigate) or a data call (insert its HTML),
+        then wait for the new items; the response's ``server_ms`` adds the wait."""
         assert self.url is not None
         target = urljoin(self.url, source)
         if "/api/" not in target:
-            self.sleep(wait_ms)
             response = self.open(target)
         else:
             response = self.crawler.get(target, BROWSER_USER_AGENT)
             self.requests += response.attempts
-            self.sleep(wait_ms)
             if response.status == 200:
                 self.dom = _insert(self.dom, _fragment(response.text))
+        if response.status != 200:  # refused or failed at once: nothing to wait for
+            return response
+        self.sleep(wait_ms)
         return response._replace(server_ms=response.server_ms + wait_ms)
 
 

@@ -69,10 +69,13 @@ def _text(node: Selector) -> str:
     return _SPACES.sub(" ", node.xpath("string()").get() or "").strip()
 
 
-def _visible(node: Selector) -> str:
-    """The text a reader sees: no script or style content."""
-    parts = node.xpath(".//text()[not(ancestor::script) and not(ancestor::style)]").getall()
-    return _SPACES.sub(" ", " ".join(parts)).strip()
+def _visible(node: Selector, repair: bool = False) -> str:
+    """The text a reader sees: no script or style content (``repair``: read through entities
+    and mojibake before the spaces are normalised)."""
+    text = " ".join(
+        node.xpath(".//text()[not(ancestor::script) and not(ancestor::style)]").getall()
+    )
+    return _SPACES.sub(" ", _repair(text) if repair else text).strip()
 
 
 def _labels(fields: tuple[str, ...]) -> dict[str, str]:
@@ -211,7 +214,7 @@ def extract_heuristic(dom: str | Selector, pattern_type: str) -> list[dict[str, 
 # ---------------------------------------------------------------------------------- LLM
 def _repair(text: str) -> str:
     """Unescape entities, drop tags, undo UTF-8 read as latin-1 (what an LLM reads through)."""
-    text = _TAGS.sub("", html.unescape(html.unescape(text))).strip()
+    text = _TAGS.sub("", html.unescape(html.unescape(text)))
     if any(marker in text for marker in ("Â", "Ã", "â")):
         with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):
             text = text.encode("latin-1").decode("utf-8")
@@ -221,7 +224,7 @@ def _repair(text: str) -> str:
 def _llm_value(field: str, node: Selector) -> Any:
     if field == "reviews":
         return _heuristic_value(field, node)
-    text = _repair(_visible(node))
+    text = _visible(node, repair=True)
     mailto = node.css("a[href^='mailto:']")
     if field == "email" and mailto and "@" not in text:
         return mailto.attrib["href"][len("mailto:") :]

@@ -189,8 +189,9 @@ def _broken_html(pattern_type: str, field: str, item: dict[str, Any]) -> str:
             f'<span class="ui_bubble_rating bubble_{round(float(value) * 10)}" '
             f'aria-label="{value} of 5 bubbles"></span>'
         )
-    if field == "price":  # printed as UTF-8 under a latin-1 header (``mojibake_site``)
-        return html.escape(value_text(field, value, item.get("price_currency")))
+    if field == "price":  # UTF-8 under a latin-1 header (``mojibake_site``); NBSP after "$" too
+        symbol = CURRENCY_SYMBOLS.get(item.get("price_currency") or "USD", "$")
+        return html.escape(f"{symbol}\u00a0{value:.2f}")
     if field == "content":
         script = "window.dataLayer = window.dataLayer || []; dataLayer.push({});"
         return f"<script>{script}</script>{html.escape(value)}"
@@ -434,7 +435,7 @@ def render_fragment(site: Site, page: int, base: str) -> Page:
     """
     fragment = _items_html(site, page, base)
     if mojibake_site(site):
-        for symbol in CURRENCY_SYMBOLS.values():
+        for symbol in (*CURRENCY_SYMBOLS.values(), "\u00a0"):
             fragment = fragment.replace(symbol, symbol.encode("utf-8").decode("latin-1"))
     body = json.dumps({"page": page, "html": fragment}, ensure_ascii=False).encode("utf-8")
     return Page(200, {"Content-Type": "application/json; charset=utf-8"}, body)
