@@ -64,54 +64,95 @@ def parse(dom: str | Selector) -> Selector:
     return dom if isinstance(dom, Selector) else Selector(text=dom or "<html></html>")
 
 
-def _text(node: Selector) -> str:
-    """All the text under ``node``, scripts included (what ``string()`` gives a scraper)."""
-    return _SPACES.sub(" ", node.xpath("string()").get() or "").strip()
+def _classes(element: Any) -> list[str]:
+    return (element.get("class") or "").split()
 
 
-def _visible(node: Selector, repair: bool = False) -> str:
+def _text(element: Any) -> str:
+    """All the text under ``element``, scripts included (what ``string()`` gives a scraper)."""
+    return _SPACES.sub(" ", "".join(element.itertext())).strip()
+
+
+def _visible_parts(element: Any):
+    if element.tag not in ("script", "style") and element.text:
+        yield element.text
+    for child in element:
+        if isinstance(child.tag, str):
+            yield from _visible_parts(child)
+        if child.tail:
+            yield child.tail
+
+
+def _visible(element: Any, repair: bool = False) -> str:
     """The text a reader sees: no script or style content (``repair``: read through entities
     and mojibake before the spaces are normalised)."""
-    text = " ".join(
-        node.xpath(".//text()[not(ancestor::script) and not(ancestor::style)]").getall()
-    )
+    text = " ".join(_visible_parts(element))
     return _SPACES.sub(" ", _repair(text) if repair else text).strip()
+
+
+def _first(element: Any, tag: str, css_class: str | None = None) -> Any:
+    for found in element.iter(tag):
+        if css_class is None or css_class in _classes(found):
+            return found
+    return None
+
+
+def _mailto(element: Any) -> str | None:
+    for link in element.iter("a"):
+        href = link.get("href") or ""
+        if href.startswith("mailto:"):
+            return href[len("mailto:") :]
+    return None
 
 
 def _labels(fields: tuple[str, ...]) -> dict[str, str]:
     return {label(field).lower(): field for field in fields}
 
 
-# ---------------------------------------------------------------------------------- CSS
-def _css_value(field: str, node: Selector) -> Any:
-    if field == "reviews":
-        return [
+def _reviews(element: Any, rating_attribute: bool) -> list[dict[str, str]]:
+    reviews = []
+    for review in element.iter("li"):
+        if "review" not in _classes(review):
+            continue
+        parts = {c: node for node in review if (c := (node.get("class") or ""))}
+        rating = parts.get("r-rating")
+        reviews.append(
             {
-                "author": _text(review.css(".r-author")),
-                "rating": review.css(".r-rating").attrib.get("data-value", ""),
-                "text": _text(review.css(".r-text")),
+                "author": _text(parts["r-author"]) if "r-author" in parts else "",
+                "rating": (rating.get("data-value", "") if rating_attribute else _text(rating))
+                if rating is not None
+                else "",
+                "text": _text(parts["r-text"]) if "r-text" in parts else "",
             }
-            for review in node.css("li.review")
-        ]
-    value = node.attrib.get("data-value")
+        )
+    return reviews
+
+
+# ---------------------------------------------------------------------------------- CSS
+def _css_value(field: str, element: Any) -> Any:
+    if field == "reviews":
+        return _reviews(element, rating_attribute=True)
+    value = element.get("data-value")
     if value is not None:
         return value
-    link = node.css("a[href^='mailto:']")
-    if link:
-        return link.attrib["href"][len("mailto:") :]
-    return _text(node)
+    return _mailto(element) or _text(element)
 
 
 def extract_css(dom: str | Selector, pattern_type: str) -> list[dict[str, Any]]:
-    """Rows by the pattern type's CSS templates (see the module docstring)."""
+    """Rows by the pattern type's CSS templates (see the module docstring): ``.f-<field>`` in
+    a card, ``td.<field>`` in a table row; the first match of each."""
     fields = SCHEMAS[pattern_type]
+    wanted = {f"f-{field}": field for field in fields}
+    wanted.update({field: field for field in fields})
     rows = []
     for block in parse(dom).css(_ITEM_BLOCKS):
-        row = {}
-        for field in fields:
-            node = block.css(f".f-{field}, td.{field}")
-            if node:
-                row[field] = _css_value(field, node[0])
+        row: dict[str, Any] = {}
+        for element in block.root.iter("span", "div", "td"):
+            for css_class in _classes(element):
+                field = wanted.get(css_class)
+                is_cell = element.tag == "td" or css_class.startswith("f-")
+                if field is not None and field not in row and is_cell:
+                    row[field] = _css_value(field, element)
         if row:
             rows.append(row)
     return rows
@@ -119,45 +160,51 @@ def extract_css(dom: str | Selector, pattern_type: str) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------------------------- blocks
 def _blocks(page: Selector, fields: tuple[str, ...], skip_sponsored: bool) -> list[dict]:
-    """Repeated blocks, each as ``{field: node}``."""
+    """Repeated blocks, each as ``{field: element}``."""
     names = _labels(fields)
     blocks: list[dict] = []
     for card in page.css("div.items > div.item"):
-        if skip_sponsored and card.attrib.get("data-sponsored"):
+        root = card.root
+        if skip_sponsored and root.get("data-sponsored"):
             continue
         block = {}
-        for node in card.xpath("./*[@class]"):
-            field = node.attrib["class"][2:]
+        for node in root:
+            field = (node.get("class") or "")[2:]
             if field in fields:
                 block[field] = node
         blocks.append(block)
     for table in page.css("table.listing"):
-        header = [names.get(_text(th).lower()) for th in table.css("tr:first-child th")]
-        for tr in table.css("tr")[1:]:
-            if skip_sponsored and tr.attrib.get("data-sponsored"):
+        rows = [tr for tr in table.root.iter("tr")]
+        header = [names.get(_text(th).lower()) for th in rows[0].iter("th")] if rows else []
+        for tr in rows[1:]:
+            if skip_sponsored and tr.get("data-sponsored"):
                 continue
-            if "promo" in tr.attrib.get("class", ""):
+            if "promo" in _classes(tr):
                 blocks.append(_label_lines(tr, names))
                 continue
-            cells = tr.css("td")
+            cells = [td for td in tr if td.tag == "td"]
             blocks.append({f: cells[i] for i, f in enumerate(header) if f and i < len(cells)})
     for table in page.css("table.record"):
         block = {}
-        for tr in table.css("tr"):
-            field = names.get(_text(tr.css("th")).lower())
-            if field and field not in block:
-                block[field] = tr.css("td")[0]
+        for tr in table.root.iter("tr"):
+            th, td = _first(tr, "th"), _first(tr, "td")
+            field = names.get(_text(th).lower()) if th is not None else None
+            if field and field not in block and td is not None:
+                block[field] = td
         blocks.append(block)
     return blocks
 
 
-def _label_lines(node: Selector, names: dict[str, str]) -> dict[str, Selector]:
+def _label_lines(row: Any, names: dict[str, str]) -> dict[str, Any]:
     """A row laid out as label lines (``<div class="line"><b>Label</b>: <div class="v">``)."""
     block = {}
-    for line in node.css("div.line"):
-        field = names.get(_text(line.css("b")).lower())
-        if field and line.css("div.v"):
-            block[field] = line.css("div.v")[0]
+    for line in row.iter("div"):
+        if "line" not in _classes(line):
+            continue
+        name, value = _first(line, "b"), _first(line, "div", "v")
+        field = names.get(_text(name).lower()) if name is not None else None
+        if field and value is not None:
+            block[field] = value
     return block
 
 
@@ -178,19 +225,12 @@ def _json_ld_rows(page: Selector, fields: tuple[str, ...]) -> list[dict[str, Any
     return rows
 
 
-def _heuristic_value(field: str, node: Selector) -> Any:
+def _heuristic_value(field: str, element: Any) -> Any:
     if field == "reviews":
-        return [
-            {
-                "author": _text(review.css(".r-author")),
-                "rating": _text(review.css(".r-rating")),
-                "text": _text(review.css(".r-text")),
-            }
-            for review in node.css("li.review")
-        ]
-    text = _text(node)
+        return _reviews(element, rating_attribute=False)
+    text = _text(element)
     if not text:  # an icon: read the number its class carries (bubble_45)
-        classes = " ".join(node.css("[class]").xpath("@class").getall())
+        classes = " ".join(node.get("class") or "" for node in element.iter())
         number = _NUMBER.search(classes)
         return number.group(0) if number else ""
     return text
@@ -221,16 +261,15 @@ def _repair(text: str) -> str:
     return text
 
 
-def _llm_value(field: str, node: Selector) -> Any:
+def _llm_value(field: str, element: Any) -> Any:
     if field == "reviews":
-        return _heuristic_value(field, node)
-    text = _visible(node, repair=True)
-    mailto = node.css("a[href^='mailto:']")
-    if field == "email" and mailto and "@" not in text:
-        return mailto.attrib["href"][len("mailto:") :]
+        return _heuristic_value(field, element)
+    text = _visible(element, repair=True)
+    if field == "email" and "@" not in text:
+        return _mailto(element) or text
     if not text:
-        aria = node.css("[aria-label]")
-        number = _NUMBER.search(aria.attrib["aria-label"]) if aria else None
+        labelled = next((n for n in element.iter() if n.get("aria-label")), None)
+        number = _NUMBER.search(labelled.get("aria-label")) if labelled is not None else None
         return number.group(0) if number else ""
     return text
 
@@ -269,8 +308,8 @@ def pagination_state(dom: str | Selector) -> bool:
 
 def text_ratio(page: Selector, size: int) -> float:
     """Visible text over the HTML's ``size`` in characters (a shell's is near 0)."""
-    body = page.css("body") or page
-    return min(1.0, len(_visible(body)) / max(1, size))
+    body = page.css("body")
+    return min(1.0, len(_visible(body[0].root if body else page.root)) / max(1, size))
 
 
 def probe_signals(status: int, headers: dict[str, str], dom: str) -> dict[str, float]:
