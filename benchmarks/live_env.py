@@ -22,9 +22,8 @@ from pathlib import Path
 from time import perf_counter, process_time
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import print_table, save_results
-
 import gymnasium as gym
+from _common import print_table, save_results
 
 import rlm_gym  # noqa: F401  (registers the ids)
 from rlm_gym.envs import CRAWL_LIVE_ENV_ID
