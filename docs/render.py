@@ -36,6 +36,7 @@ from ablation_blocks import (
     ablation_verdict,
 )
 from block_tools import BENCHMARKS, RESULTS, ROOT, read_json, table
+from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
     real_data_crawls,
     real_data_disagreements,
@@ -248,6 +249,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_version": demo_version,
     "vector_wrapper": vector_wrapper,
     "training_wrapping": training_wrapping,
+    "live_throughput": live_throughput,
+    "sim_to_live": sim_to_live,
 }
 
 
