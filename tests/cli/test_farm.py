@@ -59,3 +59,44 @@ def test_a_bad_seed_is_one_line_on_stderr(capsys):
     assert main(["farm", "serve", "--seed", "-1", "--port", "0"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["rlm-gym farm: error: Expected `seed` to be an int >= 0, got -1"]
+
+
+# Runs Python with the `live` extra's modules unimportable (they stay installed).
+_HIDE_LIVE = """
+import sys
+class HideLive:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in {"aiohttp", "parsel", "urllib3"}:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, HideLive())
+"""
+
+
+def _without_live(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _HIDE_LIVE + code], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_serve_without_the_live_extra_asks_for_it_in_one_line():
+    process = _without_live(
+        "from rlm_gym.cli import main; raise SystemExit(main(['farm', 'serve', '--port', '0']))"
+    )
+    assert process.returncode == 2
+    assert process.stderr.strip().splitlines() == [
+        'rlm-gym farm: error: This needs `aiohttp`: install it with `pip install "rlm-gym[live]"`'
+    ]
+
+
+def test_the_live_env_without_the_extra_names_it_and_the_core_still_imports():
+    process = _without_live(
+        "import gymnasium as gym, rlm_gym\n"
+        "assert 'rlm_gym/CrawlLive-v0' in gym.registry\n"
+        "try:\n"
+        "    gym.make('rlm_gym/CrawlLive-v0')\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    assert process.returncode == 0, process.stderr
+    assert "pip install 'rlm-gym[live]'" in process.stdout
