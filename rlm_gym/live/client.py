@@ -223,10 +223,11 @@ class Browser:
         """Close the page (the crawl moved on or re-fetched without the browser)."""
         self.url, self.dom = None, ""
 
-    def controls(self) -> dict[str, str | None]:
-        """The pagination controls of the current DOM: ``click`` (a link or button a click
-        follows), ``scroll`` (the sentinel's source) and ``overlay`` (an element over them)."""
-        page = Selector(text=self.dom)
+    def controls(self, page: Selector | None = None) -> dict[str, str | None]:
+        """The pagination controls of the current DOM (``page``: it parsed already):
+        ``click`` (a link or button a click follows), ``scroll`` (the sentinel's source) and
+        ``overlay`` (an element over them)."""
+        page = Selector(text=self.dom) if page is None else page
         nav = page.css("nav.pagination")
         click = None
         button = nav.css("button.load-more")

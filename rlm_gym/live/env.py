@@ -39,7 +39,7 @@ import numpy as np
 
 from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS, CrawlEnv
 from rlm_gym.envs.crawl_env_v2 import CrawlEnvV2
-from rlm_gym.envs.dynamics import DONE, S_PHASE, S_STEPS, S_TIME, site_model
+from rlm_gym.envs.dynamics import COSTS, DONE, S_PHASE, S_STEPS, S_TIME, site_model
 from rlm_gym.envs.observation import INDEX, OBSERVATION_SIZE, PROGRESS_START
 from rlm_gym.envs.profiles import SIMULATED_PATTERN_TYPES
 from rlm_gym.envs.reports import action_codes
@@ -139,6 +139,7 @@ class CrawlLiveEnv(CrawlEnvV2):
         self.farm_url = farm_url
         self.farm_seed = farm_seed
         self.farm = None
+        self._settings: dict[str, Any] | None = None
         self._finalizer = None
         self.crawl = None
         self.site = None
@@ -171,9 +172,12 @@ class CrawlLiveEnv(CrawlEnvV2):
                 self.farm = farm
                 self._finalizer = weakref.finalize(self, farm.stop)
             return self.farm.info()
-        return session.farm_settings(
-            self.url, self._options, self.pattern_types, self.profile_overrides
-        )
+        # A farm given by URL is checked once; later resets find it gone through the probe.
+        if self._settings is None:
+            self._settings = session.farm_settings(
+                self.url, self._options, self.pattern_types, self.profile_overrides
+            )
+        return self._settings
 
     # ------------------------------------------------------------------ episode
     def reset(
@@ -292,8 +296,8 @@ class CrawlLiveEnv(CrawlEnvV2):
             if not crawl.invalid and action < 8:
                 obs[INDEX["failed_fetch_http"] + action] = 1.0
             if crawl.blocked:
-                obs[INDEX["count_403"]] = crawl.count_403 / 2.0
-                obs[INDEX["count_429"]] = crawl.count_429 / 3.0
+                obs[INDEX["count_403"]] = crawl.count_403 / COSTS["blocks_to_ban"]
+                obs[INDEX["count_429"]] = crawl.count_429 / COSTS["rate_limits_to_ban"]
         obs[INDEX["elapsed"]] = min(2.0, state[S_TIME] / self.profile.time_budget_ms)
         obs[INDEX["last_latency"]] = min(4.0, duration / 10_000.0)
         obs[INDEX["politeness"]] = min(1.0, self._requests / 3.0)

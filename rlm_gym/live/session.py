@@ -193,18 +193,15 @@ class LiveCrawl:
             self.crawler.timeout_s, self.crawler.retries, self._probe_session, self.time_scale
         )
         try:
-            robots = prober.get(f"{self.site_url}robots.txt")
-            page = (
-                prober.get(self.site_url) if robots.status != 0 or robots.error is None else robots
-            )
+            for url in (f"{self.site_url}robots.txt", self.site_url):
+                page = prober.get(url)
+                if page.status == 0 and (page.error or "").startswith("Connection"):
+                    raise ConnectionError(
+                        f"Cannot reach the site farm at {self.base_url} ({page.error}); start "
+                        "one with `rlm-gym farm serve` or pass `farm_url=None`"
+                    )
         finally:
             prober.close()
-        for response in (robots, page):
-            if response.status == 0 and (response.error or "").startswith("Connection"):
-                raise ConnectionError(
-                    f"Cannot reach the site farm at {self.base_url} ({response.error}); start "
-                    "one with `rlm-gym farm serve` or pass `farm_url=None`"
-                )
         signals = probe_signals(page.status, page.headers, page.text if page.status == 200 else "")
         signals["latency_ms"] = page.server_ms
         return signals
@@ -353,7 +350,7 @@ class LiveCrawl:
             return (2, True, dyn.E_NONE, _NAVIGATE_MS, 0, 0)
         if s[dyn.S_FETCHED] != dyn.BY_HEADLESS:
             return self._fail(s, 2, dyn.E_NO_BROWSER, _NAVIGATE_MS)
-        controls = self.browser.controls()
+        controls = self.browser.controls(self.page)
         jitter = dyn.JITTER[0 if self.jitter.random() < dyn.JITTER[0][0] else 1][1]
         if action == dyn.JAVASCRIPT_CLICK:
             if controls["click"] is None:
