@@ -91,8 +91,9 @@ def sim_to_live() -> str:
         if data["same_rank"]
         else f"the order differs: sim {data['rank_sim']}, live {data['rank_live']}"
     )
+    last = data["seed"] + data["episodes"] - 1
     caption = (
-        f"{data['episodes']} seeded sites (seeds {data['seed']}..{data['seed'] + data['episodes'] - 1}; "
+        f"{data['episodes']} seeded sites (seeds {data['seed']}..{last}; "
         f"live site k on farm seed 0 is Crawl-v2's site for seed k), each agent on the same "
         f"sites in both envs; differences are paired by site. From low to high on live: "
         f"{ranks}: {verdict}.\n"
