@@ -131,11 +131,12 @@ class CrawlLiveEnv(CrawlEnvV2):
         super().__init__(None, pattern_types, max_steps, reward_config, **profile_overrides)
         self.render_mode = render_mode
         try:
-            from rlm_gym.live import session
+            from rlm_gym.live import connect, session
         except ImportError as error:
             raise _missing_extra(error) from None
         self._session_module = session
-        self._options = session.check_options(time_scale, timeout_s, retries, farm_url)
+        self._connect_module = connect
+        self._options = connect.check_options(time_scale, timeout_s, retries, farm_url)
         self.farm_url = farm_url
         self.farm_seed = farm_seed
         self.farm = None
@@ -174,7 +175,7 @@ class CrawlLiveEnv(CrawlEnvV2):
             return self.farm.info()
         # A farm given by URL is checked once; later resets find it gone through the probe.
         if self._settings is None:
-            self._settings = session.farm_settings(
+            self._settings = self._connect_module.farm_settings(
                 self.url, self._options, self.pattern_types, self.profile_overrides
             )
         return self._settings
