@@ -229,7 +229,6 @@ class LiveCrawl:
     def _fetch(self, s: list[int], fetcher: int) -> tuple:
         before = self.browser.requests
         if fetcher == dyn.FETCH_HTTP:
-            self.browser.close()
             response = self.crawler.get(self.page_url)
             self.requests += response.attempts
             parse_ms = _COSTS["http_parse_ms"] if response.status == 200 else 0.0
@@ -243,6 +242,8 @@ class LiveCrawl:
             return refused
         s[dyn.S_PHASE] = dyn.EXTRACT
         s[dyn.S_FETCHED] = dyn.BY_HTTP if fetcher == dyn.FETCH_HTTP else dyn.BY_HEADLESS
+        if fetcher == dyn.FETCH_HTTP:  # the page is now the HTTP copy; a failed fetch keeps it
+            self.browser.close()
         self._set_dom(response.text)
         self.text_ratio = text_ratio(self.page, len(self.dom))
         return (0, True, dyn.E_NONE, duration, 0, 0)

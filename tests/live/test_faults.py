@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from rlm_gym.envs import dynamics as dyn
 from rlm_gym.live import CrawlLiveEnv, SiteFarm
 from tests.live.helpers import run
 
@@ -133,3 +134,26 @@ def _profile(env, seed):
     """The profile of site ``seed`` (``[1:4:2]``: rendering and protection)."""
     env.reset(seed=seed)
     return env.site.profile
+
+
+def test_a_refused_http_fetch_keeps_the_live_browser_page():
+    with SiteFarm(timeout_rate=0.0, error_rate=0.0, protection="waf_http",
+                  pagination="load_more", rendering="static") as farm:  # fmt: skip
+        env = CrawlLiveEnv(
+            farm_url=farm.url, protection="waf_http", pagination="load_more", rendering="static"
+        )
+        try:
+            for seed in range(30):
+                infos, _ = run(env, ["fetch_headless", "fetch_http"], seed=seed)
+                results = [info["action_result"] for info in infos]
+                if results[0].success and not results[-1].success and len(results) == 2:
+                    break
+            else:
+                pytest.fail("no site let the browser in and refused plain HTTP")
+            assert env.unwrapped.crawl.browser_live
+            *_, extracted = env.step(env.unwrapped.ACTIONS.index("extract_css"))
+            *_, clicked = env.step(env.unwrapped.ACTIONS.index("javascript_click"))
+        finally:
+            env.close()
+    assert extracted["action_result"].success
+    assert clicked["action_result"].error != dyn.ERRORS[dyn.E_NO_BROWSER]
