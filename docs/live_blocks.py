@@ -99,6 +99,14 @@ def sim_to_live() -> str:
         f"{ranks}: {verdict}.\n"
     )
     model = data.get("trained_model")
-    if model:
-        caption += f"\nTrained agent: {model['note']}\n"
+    trained = data["agents"].get("trained")
+    if model and trained:
+        score = trained["score"]
+        within = abs(score["difference"]) + score["difference_ci95"] <= 0.05
+        caption += (
+            f"\nTrained agent: {model['note']} Its live true score is "
+            f"{score['live']:.3f} against {score['sim']:.3f} simulated: live - sim "
+            f"{score['difference']:+.3f} ± {score['difference_ci95']:.3f}, "
+            f"{'within' if within else 'not within'} 0.05 of it (the whole interval).\n"
+        )
     return caption + "\n" + table(headers, rows)
