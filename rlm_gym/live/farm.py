@@ -24,10 +24,10 @@ Requests draw their fates from a hash of (site, client, request number); a clien
 the same answers while the rate limiter and ban list see a new client.
 
 Example:
-    >>> import urllib.request
+    >>> import urllib3
     >>> with SiteFarm(seed=0, time_scale=0.001) as farm:
-    ...     with urllib.request.urlopen(farm.site_url(0)) as response:
-    ...         response.status, response.headers["Content-Type"]
+    ...     response = urllib3.request("GET", farm.site_url(0))
+    >>> response.status, response.headers["Content-Type"]
     (200, 'text/html; charset=utf-8')
 """
 
