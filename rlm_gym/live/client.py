@@ -70,8 +70,8 @@ class Response(NamedTuple):
         text: The body, decoded with the declared charset.
         elapsed_s: Wall time of the request, retries included.
         server_ms: The site's own time for the request, retries included, in site ms: the sum
-            of the answers' ``Server-Timing`` durations, the timeout for a request that timed
-            out (``site_ms_per_s`` x the timeout).
+            of the answers' ``Server-Timing`` durations; for a request that timed out, the
+            timeout in site time (the timeout over ``time_scale``).
         attempts: Requests sent (1 + retries used).
         error: The crawler's error text (time-out, connection error, 5xx after retries), or None.
     """
