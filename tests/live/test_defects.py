@@ -19,7 +19,9 @@ def crawl_site(names: list[str], pattern_type: str, **profile: object) -> dict:
     with SiteFarm(
         pattern_types=[pattern_type], timeout_rate=0.0, error_rate=0.0, **profile
     ) as farm:
-        env = CrawlLiveEnv(farm_url=farm.url, pattern_types=[pattern_type], **profile)
+        env = CrawlLiveEnv(
+            farm_url=farm.url, pattern_types=[pattern_type], timeout_s=2.0, **profile
+        )
         try:
             _, info = run(env, names, seed=0)
         finally:

@@ -15,16 +15,20 @@ from rlm_gym.envs import CRAWL_LIVE_ENV_ID, CrawlEnvV2
 from rlm_gym.live import CrawlLiveEnv
 from tests.live.helpers import play, run
 
+# The fault-free farm never hangs, so a generous client timeout only guards against a loaded
+# machine's slow answer turning into a time-out that the same seed did not meet before.
+TIMEOUT_S = 2.0
+
 
 @pytest.fixture
 def env(farm):
-    live = gym.make(CRAWL_LIVE_ENV_ID, farm_url=farm.url)
+    live = gym.make(CRAWL_LIVE_ENV_ID, farm_url=farm.url, timeout_s=TIMEOUT_S)
     yield live
     live.close()
 
 
 def test_check_env_passes_on_the_env_with_its_own_farm():
-    env = gym.make(CRAWL_LIVE_ENV_ID)
+    env = gym.make(CRAWL_LIVE_ENV_ID, timeout_s=1.0)
     try:
         check_env(env.unwrapped)
     finally:
@@ -50,7 +54,7 @@ def test_the_site_of_a_seed_is_crawl_v2s_site_of_that_seed(env, seed):
 def test_same_seed_gives_the_same_observations_and_extracted_items(farm):
     runs = []
     for _ in range(2):
-        env = gym.make(CRAWL_LIVE_ENV_ID, farm_url=farm.url)
+        env = gym.make(CRAWL_LIVE_ENV_ID, farm_url=farm.url, timeout_s=TIMEOUT_S)
         try:
             observations, datas = [], []
             for seed in (2, 5, 11, 23):
