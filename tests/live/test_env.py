@@ -57,7 +57,9 @@ def test_same_seed_gives_the_same_observations_and_extracted_items(farm):
         env = gym.make(CRAWL_LIVE_ENV_ID, farm_url=farm.url, timeout_s=TIMEOUT_S)
         try:
             observations, datas = [], []
-            for seed in (2, 5, 11, 23):
+            # Sites without a rate limit (its window is wall time, see docs/live.md); site 1
+            # has a WAF, whose blocks are drawn per request and replay exactly.
+            for seed in (1, 2, 5, 11, 23):
                 obs, _ = env.reset(seed=seed)
                 observations.append(obs)
                 done = False
