@@ -191,7 +191,14 @@ class CrawlLiveEnv(CrawlEnvV2):
 
         Raises:
             ConnectionError: The farm cannot be reached (the message names its URL).
+            ValueError: ``options`` asks to replay a profile (Crawl-v2's ``{"profile": ...}``).
         """
+        if options and options.get("profile") is not None:
+            raise ValueError(
+                "The live env crawls the farm's sites: `options['profile']` cannot replay a "
+                "profile here; pick the site with `seed` (on farm seed 0, Crawl-v2's site of "
+                "that seed)"
+            )
         gym_reset = super(CrawlEnv, self).reset
         gym_reset(seed=seed)
         settings = self._connect()

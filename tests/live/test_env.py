@@ -204,3 +204,10 @@ def test_pattern_types_and_overrides_reach_the_env_s_own_farm():
             assert (profile.pattern_type, profile.protection) == ("contact_info", 0)
     finally:
         env.close()
+
+
+def test_replaying_a_profile_is_refused_naming_the_option(env):
+    from rlm_gym.envs.profiles import profile_from_uniforms
+
+    with pytest.raises(ValueError, match="options\\['profile'\\]"):
+        env.reset(seed=0, options={"profile": profile_from_uniforms([0.5] * 17)})
