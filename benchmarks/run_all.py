@@ -22,6 +22,7 @@ BENCHMARKS = (
     ("vector_wrapper.py", []),
     ("training_wrapping.py", []),
     ("crawl_env_throughput.py", []),
+    ("live_env.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),
     ("real_data.py", ["--save", "--quiet"]),

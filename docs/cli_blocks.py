@@ -28,9 +28,14 @@ def _help(parser: argparse.ArgumentParser) -> str:
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The subcommands' parsers by name, in the order ``rlm-gym --help`` lists them."""
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(action.choices)
+    """Every subcommand's parser by its words (``"farm serve"`` too), in ``--help`` order."""
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found[name] = sub
+                found.update({f"{name} {words}": p for words, p in subcommands(sub).items()})
+    return found
 
 
 def cli_reference() -> str:

@@ -37,6 +37,7 @@ from ablation_blocks import (
 )
 from block_tools import BENCHMARKS, RESULTS, ROOT, read_json, table
 from cli_blocks import cli_reference
+from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
     real_data_crawls,
     real_data_disagreements,
@@ -256,6 +257,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "scrapy_settings": scrapy_settings,
     "scrapy_stats": scrapy_stats,
     "scrapy_memory": scrapy_memory,
+    "live_throughput": live_throughput,
+    "sim_to_live": sim_to_live,
 }
 
 

@@ -31,7 +31,7 @@ def test_core_and_cli_import_no_training_dependencies():
     code = (
         "import sys, rlm_gym, rlm_gym.cli; "
         "heavy = {'torch', 'stable_baselines3', 'sb3_contrib', 'matplotlib', 'ray', 'rich', "
-        "'scrapy', 'twisted'}; "
+        "'scrapy', 'twisted', 'aiohttp', 'parsel', 'urllib3'}; "
         "print(sorted(heavy & set(sys.modules)))"
     )
     output = subprocess.run(

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from rlm_gym._validation import did_you_mean
-from rlm_gym.cli import ablate, demo, evaluate, policies, replay, score, study, train
+from rlm_gym.cli import ablate, demo, evaluate, farm, policies, replay, score, study, train
 from rlm_gym.cli.options import HelpFormatter
 from rlm_gym.cli.policies import compare_policies, fitting_policies
 
@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the package version and exit",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (policies, score, train, evaluate, ablate, study, replay, demo):
+    for command in (policies, score, train, evaluate, ablate, study, replay, demo, farm):
         command.register(subparsers)
     return parser
 

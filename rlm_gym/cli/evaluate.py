@@ -24,10 +24,14 @@ from rlm_gym.cli.options import (
     parse_assignments,
     positive_int,
 )
-from rlm_gym.envs import CRAWL_ENV_ID, CURRENT_CRAWL_ENV_ID
+from rlm_gym.envs import CRAWL_ENV_ID, CRAWL_LIVE_ENV_ID, CRAWL_V2_ENV_ID, CURRENT_CRAWL_ENV_ID
 from rlm_gym.tables import print_table
 
-__all__ = ["print_comparison", "register"]
+__all__ = ["SAME_SPACES", "print_comparison", "register"]
+
+# An env whose agents may come from another env's runs: CrawlLive-v0 is Crawl-v2's job on live
+# sites, with its spaces, so a Crawl-v2 run is evaluated there as it is (sim to live).
+SAME_SPACES: dict[str, str] = {CRAWL_LIVE_ENV_ID: CRAWL_V2_ENV_ID}
 
 
 def print_comparison(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
@@ -53,7 +57,8 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
     """Agents (baseline names, model paths), the env id and env kwargs to evaluate them on.
 
     A run directory brings its own env id and env kwargs (its ``config.json``); all run
-    directories must agree, and ``--env`` may not contradict them.
+    directories must agree, and ``--env`` may not contradict them (except to play a run on its
+    env's live twin, ``SAME_SPACES``).
     """
     from rlm_gym.training import BASELINES, RUN_CONFIG_FILE, read_run_config
 
@@ -90,7 +95,8 @@ def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str,
     if len(set(kwargs_of.values())) > 1:
         raise ValueError("The runs were trained with different --env-kwarg; evaluate them apart")
     env_id = next(iter(env_ids.values()), None)
-    if args.env is not None and env_id is not None and args.env != env_id:
+    twin = args.env is not None and SAME_SPACES.get(args.env) == env_id
+    if args.env is not None and env_id is not None and args.env != env_id and not twin:
         raise ValueError(
             f"The run(s) were trained on '{env_id}' (their config.json); got `--env` {args.env}"
         )

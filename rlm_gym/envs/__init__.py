@@ -1,12 +1,14 @@
 """Simulated environments: ``rlm_gym/Crawl-v1`` (``CrawlEnv``) and ``rlm_gym/Crawl-v2``
-(``CrawlEnvV2``: the reward scores the crawler's own recorded success), registered on import.
+(``CrawlEnvV2``: the reward scores the crawler's own recorded success), registered on import,
+with ``rlm_gym/CrawlLive-v0`` (``rlm_gym.live.CrawlLiveEnv``: Crawl-v2's job on real HTTP sites
+of a local farm; its module loads, and needs the ``live`` extra, only when the env is made).
 
-``CRAWL_ENV_ID`` (v1) and ``CRAWL_V2_ENV_ID`` are the one place the ids are spelt; other
-modules read them. ``CURRENT_CRAWL_ENV_ID`` is the version a newcomer meets: the one the demo,
-the command line's defaults and the docs use, Crawl-v2. Gymnasium calls v1 "out of date" when
-it is made (a newer version of the name is registered), and that is what we mean: v1 stays
-registered and unchanged so that the studies run on it (``ablation-v1``, ``defaults``,
-``demo-version``) can be reproduced, and new work uses v2. ``rlm_gym/Crawl-v0``
+``CRAWL_ENV_ID`` (v1), ``CRAWL_V2_ENV_ID`` and ``CRAWL_LIVE_ENV_ID`` are the one place the ids
+are spelt; other modules read them. ``CURRENT_CRAWL_ENV_ID`` is the version a newcomer meets:
+the one the demo, the command line's defaults and the docs use, Crawl-v2. Gymnasium calls v1
+"out of date" when it is made (a newer version of the name is registered), and that is what we
+mean: v1 stays registered and unchanged so that the studies run on it (``ablation-v1``,
+``defaults``, ``demo-version``) can be reproduced, and new work uses v2. ``rlm_gym/Crawl-v0``
 (step budget as ``truncated``, no observation memory, crawl reward 0.1) is no longer registered:
 ``gym.make("rlm_gym/Crawl-v0")`` raises Gymnasium's ``DeprecatedEnv``, which names v1.
 
@@ -40,6 +42,7 @@ __all__ = [
     "CRAWL_ENV_ID",
     "CRAWL_V2_ENV_ID",
     "CURRENT_CRAWL_ENV_ID",
+    "CRAWL_LIVE_ENV_ID",
     "CrawlEnv",
     "CrawlEnvV2",
     "CrawlSnapshot",
@@ -62,14 +65,17 @@ CRAWL_ENV_ID = "rlm_gym/Crawl-v1"
 CRAWL_V2_ENV_ID = "rlm_gym/Crawl-v2"
 # What the demo, the CLI's defaults and the docs use (see the module docstring).
 CURRENT_CRAWL_ENV_ID = CRAWL_V2_ENV_ID
+CRAWL_LIVE_ENV_ID = "rlm_gym/CrawlLive-v0"
 _ENTRY_POINTS = {
     CRAWL_ENV_ID: "rlm_gym.envs.crawl_env:CrawlEnv",
     CRAWL_V2_ENV_ID: "rlm_gym.envs.crawl_env_v2:CrawlEnvV2",
+    CRAWL_LIVE_ENV_ID: "rlm_gym.live.env:CrawlLiveEnv",
 }
 
 
 def register_envs() -> None:
-    """Register ``rlm_gym/Crawl-v1`` and ``-v2`` with Gymnasium (no-op when already registered).
+    """Register ``rlm_gym/Crawl-v1``, ``-v2`` and ``CrawlLive-v0`` with Gymnasium (no-op when
+    already registered).
 
     ``max_episode_steps`` equals the env's ``max_steps``: the ``TimeLimit`` may then mark
     ``truncated`` on the budget's last step, which every library reads as terminal because

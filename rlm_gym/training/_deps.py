@@ -1,4 +1,4 @@
-"""Clear errors when the optional ``train`` / ``ray`` extras are missing."""
+"""Clear errors when the optional ``train`` / ``ray`` / ``live`` extras are missing."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ _EXTRA_OF = {
     "matplotlib": "train",
     "rich": "train",
     "ray": "ray",
+    "aiohttp": "live",
+    "parsel": "live",
+    "urllib3": "live",
 }
 
 

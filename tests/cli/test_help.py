@@ -50,13 +50,14 @@ def _examples(parser: argparse.ArgumentParser) -> list[str]:
 
 def test_every_command_is_walked():
     assert {"policies", "compare", "score", "train", "evaluate", "ablate", "study"} <= set(COMMANDS)
-    assert {"replay", "demo"} <= set(COMMANDS)
+    assert {"replay", "demo", "farm", "farm serve"} <= set(COMMANDS)
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_command_has_a_one_line_summary_and_a_description(name):
-    listed = _help(PARSER)
-    assert f"\n    {name}" in listed, f"`rlm-gym --help` does not list {name}"
+    *parents, last = name.split()
+    listed = _help(COMMANDS[" ".join(parents)] if parents else PARSER)
+    assert f"\n    {last}" in listed, f"the parent's --help does not list {name}"
     parser = COMMANDS[name]
     assert parser.description and len(parser.description.split()) >= 5
     assert parser.description.strip().endswith(".")
@@ -68,7 +69,8 @@ def test_a_command_shows_examples_that_parse(name):
     assert examples
     for example in examples:
         words = shlex.split(example.split("|")[-1].strip())
-        assert words[:2] == ["rlm-gym", name], example
+        command = ["rlm-gym", *name.split()]
+        assert words[: len(command)] == command, example
         PARSER.parse_args(words[1:])
 
 
@@ -77,8 +79,8 @@ def test_every_option_has_help_and_every_value_a_default(name):
     parser = COMMANDS[name]
     text = _help(parser)
     for action in parser._actions:
-        if isinstance(action, argparse._HelpAction):
-            continue
+        if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+            continue  # -h is argparse's; a subcommand's help is its own summary
         label = "/".join(action.option_strings) or action.dest
         assert action.help and len(action.help.split()) >= 2, f"{name} {label}: no help text"
         if action.option_strings and not isinstance(action, SWITCHES):
