@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001 - currency signs and multilingual punctuation are the point
+# ruff: noqa: RUF001, RUF002 - currency signs, digits of every script and multilingual punctuation are the point
 """Numbers in scraped values: one written number in either decimal convention, the amounts of a
 text with their K/M suffixes, and the words left around them (currencies, units, qualifiers).
 
@@ -12,12 +12,14 @@ Example:
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any
 
 from rlm_gym.quality import vocab
 from rlm_gym.quality.lazy_regex import lazy
 
 __all__ = [
+    "ascii_digits",
     "NUMBER_RE",
     "NEGATIVE_RE",
     "PRICE_LEVEL_RE",
@@ -35,6 +37,54 @@ NUMBER_RE = lazy(_NUMBER)
 _SPACES_RE = lazy(r"[ '\u00a0\u202f\u2009]")
 
 
+# Marks of other scripts and of full-width forms that a number is read with: the Arabic decimal
+# and grouping marks and percent sign, full-width punctuation (CJK pages).
+_MARKS = {
+    "\u066b": ".",
+    "\u066c": ",",
+    "\u066a": "%",
+    "\u060c": ",",
+    "\uff0e": ".",
+    "\uff0c": ",",
+    "\uff05": "%",
+    "\uff0f": "/",
+    "\uff1a": ":",
+    "\uff0d": "-",
+    "\uff0b": "+",
+    "\u2212": "-",
+}
+
+
+class _DigitMap(dict):
+    """``str.translate`` table: every Unicode decimal digit (any script) to its ASCII digit,
+    number marks to ASCII; other characters kept. Filled on first sight of each character."""
+
+    def __missing__(self, code: int) -> int | str:
+        char = chr(code)
+        value = unicodedata.decimal(char, None)
+        result: int | str = (
+            str(value) if value is not None else _MARKS.get(char, code)  # type: ignore[arg-type]
+        )
+        self[code] = result
+        return result
+
+
+_DIGITS = _DigitMap()
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit of any script ("٣", "۳", "๓", "३", "３") as its
+    ASCII digit and the Arabic and full-width number marks as ASCII ones; ASCII text as is.
+
+    Example:
+        >>> ascii_digits("۱۲۰٬۰۰۰ تومان"), ascii_digits("๒๕๖๗"), ascii_digits("１２３")
+        ('120,000 تومان', '2567', '123')
+    """
+    if text.isascii():
+        return text
+    return text.translate(_DIGITS)
+
+
 def parse_number(text: str) -> float | None:
     """The value of one written number in either decimal convention, or None.
 
@@ -47,7 +97,7 @@ def parse_number(text: str) -> float | None:
         >>> parse_number("4,7"), parse_number("1,09,900"), parse_number("12a")
         (4.7, 109900.0, None)
     """
-    text = _SPACES_RE.sub("", text.strip())
+    text = _SPACES_RE.sub("", ascii_digits(text.strip()))
     if not text or not text[0].isdecimal() or not text[-1].isdecimal():
         return None
     if text.isdecimal():

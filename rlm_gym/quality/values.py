@@ -31,7 +31,7 @@ from rlm_gym.quality.joined import UI_TEXT, joined_reason, ui_text
 from rlm_gym.quality.junk import MAX_SCAN, text_junk
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import name_hint, name_type
-from rlm_gym.quality.numbers import finite, parse_number
+from rlm_gym.quality.numbers import ascii_digits, finite, parse_number
 from rlm_gym.quality.prices import price_reason
 from rlm_gym.quality.ratings import rating_reason
 from rlm_gym.quality.text import text_reason
@@ -104,6 +104,11 @@ def check_string_uncached(field_type: str, value: str) -> str:
         return joined
     if field_type == "text" and ui_text(text):
         return UI_TEXT
+    if not text.isascii():
+        digits = ascii_digits(text)
+        if field_type == "date":
+            return date_reason(digits, text)  # the digits' script can name the calendar
+        text = digits
     return _STRING_RULES[field_type](text)
 
 

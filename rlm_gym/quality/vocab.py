@@ -88,6 +88,21 @@ __all__ = [
     # dates.json
     "MONTHS",
     "WEEKDAYS",
+    "WEEKDAY_MARKS",
+    "RELATIVE_PATTERNS",
+    "RELATIVE_WHOLE",
+    # calendars.json
+    "CALENDAR_MONTHS",
+    "CALENDAR_FILLERS",
+    "ERA_MARKERS",
+    "JAPANESE_ERAS",
+    "CALENDAR_SCRIPTS",
+    "NEGATION_WORDS",
+    "MISSING_NOUNS",
+    # generated and merged
+    "AREA_UNITS",
+    "DECIMAL_MARKS",
+    "GROUP_MARKS",
     "RELATIVE_DAYS",
     "RELATIVE_MARKERS",
     "TIME_UNITS",
@@ -104,8 +119,21 @@ __all__ = [
     "SEARCH_PARAMETERS",
 ]
 
-TABLE_FILES = ("names", "roles", "placeholders", "money", "ratings", "counts", "dates", "junk")
-"""The table files of ``tables/`` (without ``.json``)."""
+TABLE_FILES = (
+    "names",
+    "roles",
+    "placeholders",
+    "money",
+    "ratings",
+    "counts",
+    "dates",
+    "junk",
+    "calendars",
+    "cldr",
+)
+"""The table files of ``tables/`` (without ``.json``). ``cldr.json`` is generated from Unicode
+CLDR and dateparser's data by ``tools/build_tables.py`` (pinned sources, re-runnable); the
+others are curated, each table saying what its words are for."""
 
 _TABLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tables")
 
@@ -162,7 +190,8 @@ def load_tables() -> dict[str, Any]:
     for name in TABLE_FILES:
         with open(os.path.join(_TABLES_DIR, f"{name}.json"), encoding="utf-8") as stream:
             for table, spec in json.load(stream).items():
-                tables[table] = _table(spec)
+                if not table.startswith("_"):  # "_source": how a generated file was made
+                    tables[table] = _table(spec)
     return tables
 
 
@@ -205,8 +234,8 @@ CJK_PLACEHOLDER_SUFFIXES: tuple[str, ...] = _TABLES["CJK_PLACEHOLDER_SUFFIXES"]
 
 # money.json: currencies and the words around a price
 CURRENCY_CODES: frozenset[str] = _TABLES["CURRENCY_CODES"]
-CURRENCY_SYMBOLS: frozenset[str] = _TABLES["CURRENCY_SYMBOLS"]
-CURRENCY_WORDS: frozenset[str] = _TABLES["CURRENCY_WORDS"]
+CURRENCY_SYMBOLS: frozenset[str] = _TABLES["CURRENCY_SYMBOLS"] | _TABLES["CLDR_CURRENCY_SIGNS"]
+CURRENCY_WORDS: frozenset[str] = _TABLES["CURRENCY_WORDS"] | _TABLES["CLDR_CURRENCY_WORDS"]
 FREE_WORDS: frozenset[str] = _TABLES["FREE_WORDS"]
 PRICE_QUALIFIERS: frozenset[str] = _TABLES["PRICE_QUALIFIERS"]
 PRICE_KEYS: frozenset[str] = _TABLES["PRICE_KEYS"]
@@ -220,12 +249,33 @@ SCORE_KEYS: tuple[str, ...] = _TABLES["SCORE_KEYS"]
 SCALE_KEYS: tuple[str, ...] = _TABLES["SCALE_KEYS"]
 
 # counts.json: units and multipliers of counts
-COUNT_UNITS: frozenset[str] = _TABLES["COUNT_UNITS"]
-NUMBER_SUFFIXES: dict[str, float] = _TABLES["NUMBER_SUFFIXES"]
+AREA_UNITS: frozenset[str] = _TABLES["CLDR_AREA_UNITS"] | _TABLES["EXTRA_AREA_UNITS"]
+COUNT_UNITS: frozenset[str] = _TABLES["COUNT_UNITS"] | frozenset(
+    unit for unit in AREA_UNITS if " " not in unit
+)
+# The curated suffixes win where CLDR's compact forms give another multiplier.
+NUMBER_SUFFIXES: dict[str, float] = {
+    **_TABLES["CLDR_NUMBER_SUFFIXES"],
+    **_TABLES["NUMBER_SUFFIXES"],
+}
+DECIMAL_MARKS: frozenset[str] = _TABLES["CLDR_DECIMAL_MARKS"]
+GROUP_MARKS: frozenset[str] = _TABLES["CLDR_GROUP_MARKS"]
 
 # dates.json: absolute and relative dates
-MONTHS: frozenset[str] = _TABLES["MONTHS"]
-WEEKDAYS: frozenset[str] = _TABLES["WEEKDAYS"]
+MONTHS: frozenset[str] = _TABLES["MONTHS"] | _TABLES["CLDR_MONTHS"]
+WEEKDAYS: frozenset[str] = _TABLES["WEEKDAYS"] | _TABLES["CLDR_WEEKDAYS"]
+WEEKDAY_MARKS: frozenset[str] = _TABLES["CLDR_WEEKDAY_MARKS"]
+RELATIVE_PATTERNS: frozenset[str] = _TABLES["CLDR_RELATIVE_PATTERNS"]
+RELATIVE_WHOLE: frozenset[str] = _TABLES["CLDR_RELATIVE_DAYS"]
+
+# calendars.json: non-Gregorian calendars, eras and negations
+CALENDAR_MONTHS: dict[str, str] = _TABLES["CALENDAR_MONTHS"]
+CALENDAR_FILLERS: frozenset[str] = _TABLES["CALENDAR_FILLERS"]
+ERA_MARKERS: dict[str, str] = _TABLES["ERA_MARKERS"]
+JAPANESE_ERAS: dict[str, int] = _TABLES["JAPANESE_ERAS"]
+CALENDAR_SCRIPTS: tuple[list[str], ...] = _TABLES["CALENDAR_SCRIPTS"]
+NEGATION_WORDS: frozenset[str] = _TABLES["NEGATION_WORDS"]
+MISSING_NOUNS: frozenset[str] = _TABLES["MISSING_NOUNS"]
 RELATIVE_DAYS: frozenset[str] = _TABLES["RELATIVE_DAYS"]
 RELATIVE_MARKERS: frozenset[str] = _TABLES["RELATIVE_MARKERS"]
 TIME_UNITS: frozenset[str] = _TABLES["TIME_UNITS"]
