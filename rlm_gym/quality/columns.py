@@ -30,7 +30,7 @@ from typing import Any
 from rlm_gym.quality.junk import text_junk
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import name_rule
-from rlm_gym.quality.numbers import parse_number
+from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.values import check_value
 
 __all__ = ["column_type", "shape_of", "value_shapes", "values_type", "COMPATIBLE"]
@@ -52,7 +52,7 @@ _BARE = frozenset({"int", "int5", "dec5", "dec10", "dec2", "num"})
 
 @lru_cache(maxsize=32768)
 def _text_shape(text: str) -> str | None:
-    text = text.strip()
+    text = ascii_digits(text.strip())
     if not text or text_junk(text):
         return None
     if text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdecimal():

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+from rlm_gym.quality import vocab
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.consistency import (
     copied_columns,
@@ -54,7 +55,9 @@ from rlm_gym.quality.consistency import (
     out_of_place,
     symbol_column,
 )
+from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
+from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.values import check_value
@@ -215,6 +218,19 @@ def _mostly_words(values: list[Any]) -> bool:
     return sum(text.isdecimal() for text in texts) * 2 < len(texts)
 
 
+_CONTENT_ROLES = frozenset({"body", "review", "title", "name", "headline"})
+
+
+def _content_nouns(name: str, roles: frozenset[str]) -> frozenset[str]:
+    """The tokens of a field name that means content (a body, review, title, description,
+    image...): a negation of it is a placeholder ("No abstract"). A negated attribute is
+    information, not a gap ("No discount", "No parking"): those fields get none."""
+    tokens = frozenset(token for token in field_tokens(name) if len(token) >= 3)
+    if roles & _CONTENT_ROLES or tokens & vocab.MISSING_NOUNS:
+        return tokens
+    return frozenset()
+
+
 def _value_judge(
     kind: str,
     shift: bool,
@@ -223,8 +239,10 @@ def _value_judge(
     person: bool,
     header_names: frozenset[str],
     numbers_are_names: bool = False,
+    nouns: frozenset[str] = frozenset(),
 ) -> Callable[[Any], str]:
-    """The judge of one column's values: its type's check, then the column context."""
+    """The judge of one column's values: its type's check, then the column context
+    (``nouns``: the field name's tokens, which a negation turns into a placeholder)."""
     if page_wide:
 
         def judge_page_wide(value: Any) -> str:
@@ -250,6 +268,8 @@ def _value_judge(
             return SECTION_HEADING
         if person and len(value.split()) >= NAME_MAX_WORDS:
             return NOT_A_NAME
+        if nouns and len(value) <= 60 and negated(value.lower(), nouns):
+            return "placeholder"  # "No abstract" under abstract, "Ingen beskrivning"
         return ""
 
     return judge
@@ -341,8 +361,9 @@ def judge_items(
         numbers_are_names = (
             shift and bool(roles & _NAME_ROLES) and not roles & _PERSON_ROLES
         ) and _mostly_words(values)
+        nouns = _content_nouns(text_name, roles)
         judge = _value_judge(
-            kind, shift, page_wide, headline, person, header_names, numbers_are_names
+            kind, shift, page_wide, headline, person, header_names, numbers_are_names, nouns
         )
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]

@@ -14,12 +14,13 @@ Example:
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from rlm_gym.quality import vocab
 from rlm_gym.quality.lazy_regex import LazyPattern, lazy
 from rlm_gym.quality.numbers import PRICE_LEVEL_RE
 
-__all__ = ["MAX_SCAN", "MOJIBAKE_RE", "text_junk"]
+__all__ = ["MAX_SCAN", "MOJIBAKE_RE", "negated", "text_junk"]
 
 MAX_SCAN = 20_000  # characters of a long text scanned for junk
 
@@ -151,6 +152,72 @@ def _is_data_noun(words: str) -> bool:
     return bool(head) and tail in vocab.PLACEHOLDER_TAILS and head in vocab.PLACEHOLDER_NOUNS
 
 
+_NEGATIONS_UNSPACED = tuple(
+    sorted((word for word in vocab.NEGATION_WORDS if not word.isascii()), key=len, reverse=True)
+)
+
+
+def _stem_match(word: str, names: frozenset[str]) -> bool:
+    """``word`` is one of ``names`` or shares its first 5 letters with one of at least 5
+    ("beskrivningen" / "beskrivning", "descripción" / "descripcion" once accents are off)."""
+    if word in names:
+        return True
+    if len(word) < 5:
+        return False
+    stem = _unaccent(word[:5])
+    return any(len(name) >= 5 and _unaccent(name[:5]) == stem for name in names)
+
+
+def _unaccent(text: str) -> str:
+    return "".join(
+        char for char in unicodedata.normalize("NFD", text) if not unicodedata.combining(char)
+    )
+
+
+def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
+    """Whether a short lower-cased text is a negation of a noun of missing data (``MISSING_NOUNS``)
+    or of one of ``nouns`` (the field's own name tokens): "keine Angabe", "нет данных", "ei
+    tietoa", "ingen beskrivning" under ``beskrivning``, "ไม่มีข้อมูล", "정보 없음". Verbs of
+    existence around it are allowed ("no data available", "δεν υπάρχουν δεδομένα").
+
+    Example:
+        >>> negated("keine angabe"), negated("ei tietoa"), negated("ไม่มีข้อมูล")
+        (True, True, True)
+        >>> negated("no abstract", frozenset({"abstract"})), negated("no time to die")
+        (True, False)
+    """
+    low = low.strip(" .!()[]-–—:")
+    words = low.split()
+    if not words or len(words) > 5:
+        return False
+    if len(words) == 1:  # scripts written without spaces: "ไม่มีข้อมูล", "情報なし"
+        word = words[0]
+        if word.isascii():
+            return False
+        for negation in _NEGATIONS_UNSPACED:
+            if word.startswith(negation) and _is_missing(word[len(negation) :], nouns):
+                return True
+            if word.endswith(negation) and _is_missing(word[: -len(negation)], nouns):
+                return True
+        return False
+    negations = [word for word in words if word in vocab.NEGATION_WORDS]
+    if not negations or not (words[0] in negations or words[-1] in negations):
+        return False
+    rest = [
+        word
+        for word in words
+        if word not in vocab.NEGATION_WORDS and word not in vocab.MISSING_FILLERS
+    ]
+    if not rest:  # "nicht verfügbar", "není k dispozici": the negation of being there
+        return len(words) > len(negations) and len(words) <= 4
+    return len(rest) <= 2 and all(_is_missing(word, nouns) for word in rest)
+
+
+def _is_missing(word: str, nouns: frozenset[str]) -> bool:
+    word = word.strip(" .:!")
+    return bool(word) and (word in vocab.MISSING_NOUNS or _stem_match(word, nouns))
+
+
 def _placeholder_phrase(low: str) -> bool:
     """Whether a short lower-cased text says the value is missing in other words: a negated
     noun of scraped data ("No description", "sin datos", "暂无图片", "bilgi yok", "Image not
@@ -188,7 +255,7 @@ def text_junk(text: str) -> str:
         ('stringified container', 'error page text', '')
     """
     low = text.lower()
-    if low in vocab.PLACEHOLDERS or (len(low) <= 40 and _placeholder_phrase(low)):
+    if low in vocab.PLACEHOLDERS or (len(low) <= 40 and (_placeholder_phrase(low) or negated(low))):
         return "placeholder"
     scan = text if len(text) <= MAX_SCAN else text[:MAX_SCAN]
     # A long text is probed at both ends: a stringified list opens and closes there.

@@ -17,7 +17,13 @@ from rlm_gym.quality.counts import count_reason
 from rlm_gym.quality.dates import date_reason, date_words
 from rlm_gym.quality.junk import text_junk
 from rlm_gym.quality.lazy_regex import lazy
-from rlm_gym.quality.numbers import amounts, is_currency, leftover_words, parse_number
+from rlm_gym.quality.numbers import (
+    amounts,
+    ascii_digits,
+    is_currency,
+    leftover_words,
+    parse_number,
+)
 from rlm_gym.quality.prices import price_reason
 from rlm_gym.quality.ratings import BARE_SCORE_RE, STAR_WORD_RE, rating_reason
 
@@ -39,7 +45,7 @@ _GENERIC_NAME_RE = lazy(r"^[^\W\d_][^\W\d_'’.-]*(?:\s+[^\W\d_][^\W\d_'’.-]*)
 
 
 def _value_kind_text(text: str) -> str | None:
-    text = text.strip()
+    text = ascii_digits(text.strip())
     if not text or len(text) > 80 or text_junk(text):
         return None
     if _BARE_INT_RE.match(text):

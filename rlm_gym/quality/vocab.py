@@ -99,6 +99,7 @@ __all__ = [
     "CALENDAR_SCRIPTS",
     "NEGATION_WORDS",
     "MISSING_NOUNS",
+    "MISSING_FILLERS",
     # generated and merged
     "AREA_UNITS",
     "DECIMAL_MARKS",
@@ -268,7 +269,7 @@ WEEKDAY_MARKS: frozenset[str] = _TABLES["CLDR_WEEKDAY_MARKS"]
 RELATIVE_PATTERNS: frozenset[str] = _TABLES["CLDR_RELATIVE_PATTERNS"]
 RELATIVE_WHOLE: frozenset[str] = _TABLES["CLDR_RELATIVE_DAYS"]
 
-# calendars.json: non-Gregorian calendars, eras and negations
+# calendars.json: non-Gregorian calendars and eras; placeholders.json: negations
 CALENDAR_MONTHS: dict[str, str] = _TABLES["CALENDAR_MONTHS"]
 CALENDAR_FILLERS: frozenset[str] = _TABLES["CALENDAR_FILLERS"]
 ERA_MARKERS: dict[str, str] = _TABLES["ERA_MARKERS"]
@@ -276,6 +277,7 @@ JAPANESE_ERAS: dict[str, int] = _TABLES["JAPANESE_ERAS"]
 CALENDAR_SCRIPTS: tuple[list[str], ...] = _TABLES["CALENDAR_SCRIPTS"]
 NEGATION_WORDS: frozenset[str] = _TABLES["NEGATION_WORDS"]
 MISSING_NOUNS: frozenset[str] = _TABLES["MISSING_NOUNS"]
+MISSING_FILLERS: frozenset[str] = _TABLES["MISSING_FILLERS"]
 RELATIVE_DAYS: frozenset[str] = _TABLES["RELATIVE_DAYS"]
 RELATIVE_MARKERS: frozenset[str] = _TABLES["RELATIVE_MARKERS"]
 TIME_UNITS: frozenset[str] = _TABLES["TIME_UNITS"]
