@@ -83,6 +83,13 @@ def calendars_of(source: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _weak_month(word: str) -> bool:
+    """A month abbreviation of fewer than 5 letters that only CLDR's tables hold (not the
+    curated ones): in another language it is often an ordinary word."""
+    word = word.rstrip(".")
+    return len(word) < 5 and word not in vocab.CURATED_MONTHS
+
+
 def _calendar_month(word: str) -> str | None:
     """The calendar of a month name of another calendar, Hebrew ב-/ל- prefixes allowed."""
     calendar = vocab.CALENDAR_MONTHS.get(word)
@@ -375,6 +382,10 @@ def _date_core(text: str, source: str | None = None) -> str:
             and word not in vocab.DATE_FILLERS
             and word not in vocab.ERA_MARKERS
         ]
+        if months and all(_weak_month(word) for word in months):
+            # Only a short CLDR abbreviation ("pro", "led", "lis"): a whole date or nothing,
+            # so that "MacBook Pro (2)" or "Led lamp 3" stay names.
+            return "" if not others and len(numbers) >= 2 else "not a date"
         return "" if len(others) <= 5 else "not a date"
     if _relative(words, numbers, low):
         return ""

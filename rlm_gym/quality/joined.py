@@ -25,7 +25,7 @@ import re
 from rlm_gym.quality import vocab
 from rlm_gym.quality.lazy_regex import lazy
 
-__all__ = ["JOINED_VALUES", "UI_TEXT", "joined_reason", "ui_text"]
+__all__ = ["JOINED_VALUES", "UI_TEXT", "joined_reason", "repeated", "ui_text"]
 
 JOINED_VALUES = "joined values"
 UI_TEXT = "ui text"
@@ -69,6 +69,43 @@ def _search_url_with_path(text: str) -> bool:
     return False
 
 
+_REPEAT_SPLIT_RE = lazy(r"\s*(?:[|·•;,\n]|\s{2,}|\s[-–—]\s)\s*")
+
+
+def repeated(text: str) -> bool:
+    """Whether ``text`` is one value written twice or more and joined: "Praha | Praha",
+    "4.5 4.5", "Helsinki, Helsinki", "Samsung Galaxy S24Samsung Galaxy S24". A part of two
+    letters or more; a repeated single word joined by a space or hyphen is a name ("Bora
+    Bora", "Baden-Baden", "Duran Duran"); a slash joins the parts of a composite field
+    (deposit/key money "7万円/7万円"), so it is no sign of a repeat.
+
+    Example:
+        >>> repeated("Praha | Praha"), repeated("Galaxy S24Galaxy S24"), repeated("Bora Bora")
+        (True, True, False)
+    """
+    length = len(text)
+    if length < 4:
+        return False
+    parts = [part for part in _REPEAT_SPLIT_RE.split(text) if part]
+    if len(parts) >= 2 and len(parts) * 2 > len(_REPEAT_SPLIT_RE.findall(text)):
+        first = parts[0].casefold()
+        readable = len(first) >= 2 and any(ch.isalnum() for ch in first)
+        if readable and all(part.casefold() == first for part in parts[1:]):
+            return True
+    half = length // 2
+    for cut, skip in ((half, 0), (half, 1)):
+        head, tail = text[:cut], text[cut + skip :]
+        if skip and text[cut : cut + 1] != " ":
+            continue
+        if head == tail and len(head) >= 2 and any(ch.isalnum() for ch in head):
+            one_word = " " not in head.strip() and not any(ch.isdecimal() for ch in head)
+            if skip and one_word:
+                return False  # "Bora Bora", "Walla Walla": a name that repeats a word
+            # "haha", "bonbon", "couscous": a word that repeats a syllable
+            return not one_word or skip or (len(head) >= 5 and head[0].isupper())
+    return False
+
+
 def joined_reason(field_type: str, text: str) -> str:
     """``"joined values"`` when a stripped, junk-free text of ``field_type`` holds several
     values glued or listed where one belongs, else ``""``.
@@ -80,7 +117,7 @@ def joined_reason(field_type: str, text: str) -> str:
         ('joined values', '')
     """
     if field_type == "price":
-        return JOINED_VALUES if _GLUED_AMOUNTS_RE.search(text) else ""
+        return JOINED_VALUES if _GLUED_AMOUNTS_RE.search(text) or repeated(text) else ""
     if field_type == "phone":
         return JOINED_VALUES if _several_phones(text) else ""
     if field_type == "email":
@@ -91,7 +128,7 @@ def joined_reason(field_type: str, text: str) -> str:
         return ""
     if ":" in text and _GLUED_TIMES_RE.search(text):
         return JOINED_VALUES
-    return ""
+    return JOINED_VALUES if len(text) <= 300 and repeated(text) else ""
 
 
 def _clean_start(text: str) -> str:

@@ -102,6 +102,7 @@ UNUSABLE_REASONS = frozenset(
         "code residue",
         "stringified container",
         "error page text",
+        "page chrome",
         "mis-encoded text",
     }
 )

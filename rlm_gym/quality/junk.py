@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001 - mojibake patterns and multilingual placeholders are the point
+# ruff: noqa: RUF001, RUF002 - mojibake patterns and multilingual placeholders are the point
 """Junk every field type shares: placeholders, markup and code residue, stringified containers,
 mis-encoded text and error-page texts.
 
@@ -20,7 +20,7 @@ from rlm_gym.quality import vocab
 from rlm_gym.quality.lazy_regex import LazyPattern, lazy
 from rlm_gym.quality.numbers import PRICE_LEVEL_RE
 
-__all__ = ["MAX_SCAN", "MOJIBAKE_RE", "negated", "text_junk"]
+__all__ = ["MAX_SCAN", "MOJIBAKE_RE", "PAGE_CHROME", "negated", "page_chrome", "text_junk"]
 
 MAX_SCAN = 20_000  # characters of a long text scanned for junk
 
@@ -245,6 +245,43 @@ def _placeholder_phrase(low: str) -> bool:
     return False
 
 
+_UNSPACED_COOKIES = tuple(word for word in vocab.CHROME_COOKIE_WORDS if not word.isascii())
+_BREADCRUMB_RE = lazy(r"\s*[›»>/|]\s*|\s+[-–]\s+")
+PAGE_CHROME = "page chrome"
+
+
+def page_chrome(low: str) -> bool:
+    """Whether a lower-cased text is the page's own chrome: a consent banner (a cookie word
+    and a word of consent: "This site uses cookies", "Tämä sivusto käyttää evästeitä"), a
+    navigation label ("Sign in", "Kirjaudu", "Skip to content") or a breadcrumb opening with
+    the home link ("Home › Phones › Apple", "Etusivu > Asunnot > Helsinki").
+
+    Example:
+        >>> page_chrome("we use cookies to improve your experience"), page_chrome("kirjaudu")
+        (True, True)
+        >>> page_chrome("chocolate chip cookies, 12 pack"), page_chrome("home › phones › apple")
+        (False, True)
+    """
+    if low in vocab.NAV_LABELS:
+        return True
+    words = frozenset(word.strip(".,:;!?()\"'«»") for word in low.split())
+    cookie = bool(words & vocab.CHROME_COOKIE_WORDS) or (
+        not low.isascii() and any(word in low for word in _UNSPACED_COOKIES)
+    )
+    if cookie and (words & vocab.CHROME_CONSENT_WORDS or _unspaced_consent(low)):
+        return True
+    if len(low) <= 200 and any(mark in low for mark in "›»>/|-–"):
+        parts = [part for part in _BREADCRUMB_RE.split(low) if part]
+        return len(parts) >= 3 and parts[0] in vocab.NAV_HOME
+    return False
+
+
+def _unspaced_consent(low: str) -> bool:
+    return not low.isascii() and any(
+        word in low for word in vocab.CHROME_CONSENT_WORDS if not word.isascii()
+    )
+
+
 def text_junk(text: str) -> str:
     """The junk reason of a stripped, non-empty string, or ``""`` (checks every type shares).
 
@@ -273,6 +310,8 @@ def text_junk(text: str) -> str:
         low.startswith(_ERROR_PREFIXES) or low.rstrip(" .…!") in _ERROR_TEXTS or low in _ERROR_TEXTS
     ):
         return "error page text"
+    if len(low) <= 600 and page_chrome(low):
+        return PAGE_CHROME
     if (
         not any(char.isalnum() for char in text)
         and all(ord(char) < 0x2000 for char in text)

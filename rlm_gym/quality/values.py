@@ -53,6 +53,7 @@ REASONS: dict[str, str] = {
     "code residue": "template, script, style or program text ({{…}}, function(){, <built-in …>)",
     "stringified container": "a list or dict written as a string: \"['a', 'b']\"",
     "error page text": "an error, anti-bot or loading page: Access Denied, 404 Not Found, Loading…",
+    "page chrome": "the page's own furniture: a cookie banner, a navigation label, a breadcrumb",
     "mis-encoded text": "mojibake: Â£, Ã©, C1 controls, U+FFFD, '?' for lost letters",
     "truncated": "text cut off right after an opening quotation mark («, », „) it never closes",
     "not a price": "no positive amount, or too much text around it",

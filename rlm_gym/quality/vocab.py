@@ -87,6 +87,7 @@ __all__ = [
     "NUMBER_SUFFIXES",
     # dates.json
     "MONTHS",
+    "CURATED_MONTHS",
     "WEEKDAYS",
     "WEEKDAY_MARKS",
     "RELATIVE_PATTERNS",
@@ -118,6 +119,10 @@ __all__ = [
     "HTML_TAGS",
     "UI_PHRASES",
     "SEARCH_PARAMETERS",
+    "CHROME_COOKIE_WORDS",
+    "CHROME_CONSENT_WORDS",
+    "NAV_LABELS",
+    "NAV_HOME",
 ]
 
 TABLE_FILES = (
@@ -263,7 +268,8 @@ DECIMAL_MARKS: frozenset[str] = _TABLES["CLDR_DECIMAL_MARKS"]
 GROUP_MARKS: frozenset[str] = _TABLES["CLDR_GROUP_MARKS"]
 
 # dates.json: absolute and relative dates
-MONTHS: frozenset[str] = _TABLES["MONTHS"] | _TABLES["CLDR_MONTHS"]
+CURATED_MONTHS: frozenset[str] = _TABLES["MONTHS"]
+MONTHS: frozenset[str] = CURATED_MONTHS | _TABLES["CLDR_MONTHS"]
 WEEKDAYS: frozenset[str] = _TABLES["WEEKDAYS"] | _TABLES["CLDR_WEEKDAYS"]
 WEEKDAY_MARKS: frozenset[str] = _TABLES["CLDR_WEEKDAY_MARKS"]
 RELATIVE_PATTERNS: frozenset[str] = _TABLES["CLDR_RELATIVE_PATTERNS"]
@@ -293,3 +299,7 @@ ERROR_TEXTS: frozenset[str] = _TABLES["ERROR_TEXTS"]
 HTML_TAGS: frozenset[str] = _TABLES["HTML_TAGS"]
 UI_PHRASES: frozenset[str] = _TABLES["UI_PHRASES"]
 SEARCH_PARAMETERS: frozenset[str] = _TABLES["SEARCH_PARAMETERS"]
+CHROME_COOKIE_WORDS: frozenset[str] = _TABLES["CHROME_COOKIE_WORDS"]
+CHROME_CONSENT_WORDS: frozenset[str] = _TABLES["CHROME_CONSENT_WORDS"]
+NAV_LABELS: frozenset[str] = _TABLES["NAV_LABELS"]
+NAV_HOME: frozenset[str] = _TABLES["NAV_HOME"]
