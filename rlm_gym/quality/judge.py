@@ -57,7 +57,9 @@ from rlm_gym.quality.consistency import (
 )
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
+from rlm_gym.quality.lazy_regex import lazy
 from rlm_gym.quality.names import field_tokens
+from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.values import check_value
@@ -79,6 +81,7 @@ __all__ = [
     "HEADLINE_SENTENCE_SHARE",
     "Judgement",
     "judge_items",
+    "rating_scale",
     "item_identity",
 ]
 
@@ -276,6 +279,68 @@ def _value_judge(
     return judge
 
 
+def _bare_score(value: Any) -> float | None:
+    """A rating value that is a bare non-negative number (4, 8.5, "7,5", any digits), or None."""
+    kind = type(value)
+    if kind is int or kind is float:
+        return float(value) if value == value and value >= 0 else None
+    if kind is str and len(value) <= 12:
+        text = ascii_digits(value.strip())
+        if text and text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdigit():
+            return parse_number(text)
+    return None
+
+
+_STATED_SCALE_RE = lazy(r"(?:/|\bof\b|\bsur\b|\bvon\b|\bde\b|\bz\b|\bиз\b)\s*(10|100)\b|(%)")
+
+
+def rating_scale(name: str, values: Sequence[Any]) -> float:
+    """The scale a rating column's bare scores are on, when the crawl states it once: in the
+    field name ("score_10", "Rating (/10)", "Note sur 10") or in one of the column's values
+    ("8.5/10" among bare "7.9", "9"), and the bare scores all lie within it; else 5. Scores
+    with no scale stated anywhere stay on 0-5 (the labelling rules: a bare 9 is out of range).
+
+    Example:
+        >>> rating_scale("rating", ["8.5/10", "7.2", 9]), rating_scale("score_100", [87, 92])
+        (10.0, 100.0)
+        >>> rating_scale("rating", ["9", "10", "8"]), rating_scale("rating", ["45", "43"])
+        (5.0, 5.0)
+    """
+    tokens = field_tokens(name)
+    stated = 100.0 if "100" in tokens else 10.0 if "10" in tokens else _stated_scale(name)
+    if stated is None:
+        for value in values[:200]:
+            if type(value) is str and len(value) <= 40:
+                stated = _stated_scale(value)
+                if stated is not None:
+                    break
+    if stated is None:
+        return 5.0
+    scores = [score for score in map(_bare_score, values) if score is not None]
+    return stated if scores and max(scores) <= stated else 5.0
+
+
+def _stated_scale(text: str) -> float | None:
+    match = _STATED_SCALE_RE.search(text.lower())
+    if match is None:
+        return None
+    return 100.0 if match.group(2) else float(match.group(1))
+
+
+def _on_scale(judge: Callable[[Any], str], scale: float) -> Callable[[Any], str]:
+    """``judge`` with bare scores up to ``scale`` accepted."""
+
+    def judge_on_scale(value: Any) -> str:
+        reason = judge(value)
+        if reason == "out of range":
+            score = _bare_score(value)
+            if score is not None and score <= scale:
+                return ""
+        return reason
+
+    return judge_on_scale
+
+
 def _in_context(
     judge: Callable[[Any], str], crossed_type: str | None, symbols: bool
 ) -> Callable[[Any], str]:
@@ -367,6 +432,10 @@ def judge_items(
             kind, shift, page_wide, headline, person, header_names, numbers_are_names, nouns
         )
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
+        if kind == "rating":
+            scale = rating_scale(text_name, values)
+            if scale > 5:
+                judge = _on_scale(judge, scale)
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
         source = copied.get(name)
         if source is not None:
