@@ -67,7 +67,8 @@ REASONS: dict[str, str] = {
     "ui text": "a page's link or button text, alone or glued on: 'READ MORE', '» Share your…'",
     "not a url": "neither an absolute http(s) URL nor a site-relative /path",
     "negative": "a negative amount or count",
-    "out of range": "a number outside its scale (rating > 5 with no scale, year outside 1900-2100)",
+    "out of range": "a number outside its scale (rating > 5 with no scale stated, a year outside "
+    "1900-2100 in every calendar the value may use, an infinite count)",
     "not a number": "a boolean or another non-numeric value where a number is needed",
 }
 """Every reason :func:`check_value` can return, with what it means (the keys are stable)."""
@@ -133,7 +134,9 @@ def _number_verdict(field_type: str, number: float) -> str:
     if field_type == "count":
         if number < 0:
             return "negative"
-        return "" if number < 1e15 else "out of range"
+        # Any finite count: view and download counts, populations, token supplies run to
+        # billions and beyond.
+        return "" if math.isfinite(number) else "out of range"
     if field_type == "date":
         if number.is_integer() and year_ok(int(number)):
             return ""
@@ -156,7 +159,7 @@ def _number_verdict(field_type: str, number: float) -> str:
 _VALID_NUMBERS: dict[str, tuple[float, float]] = {
     "price": (5e-324, 1e15 - 1),
     "rating": (0.0, 5.0),
-    "count": (0.0, 1e15 - 1),
+    "count": (0.0, 1.7e308),
     "text": (-1.7e308, 1.7e308),
 }
 
