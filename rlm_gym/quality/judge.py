@@ -401,7 +401,9 @@ def judge_items(
         for name, values in columns.items():
             if name not in types:
                 every_type[str(name)] = column_type(str(name), values)
-        pattern_type = classify_columns(every_type)
+        pattern_type = classify_columns(
+            every_type, {str(name): values for name, values in columns.items()}
+        )
     article = pattern_type == "article_extraction" and len(dicts) >= PAGE_WIDE_MIN_ITEMS
     header_names = frozenset(str(name).strip().casefold() for name in names)
     filler = NOT_AN_ITEM if required else MISSING

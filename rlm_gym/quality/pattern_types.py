@@ -11,10 +11,13 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from rlm_gym.quality import vocab
 from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.lazy_regex import lazy
 from rlm_gym.quality.roles import field_roles
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "classify_columns",
     "classify_pattern_type",
     "column_types",
+    "value_roles",
 ]
 
 DEFAULT_PATTERN_TYPE = "generic_extraction"
@@ -48,6 +52,54 @@ PATTERN_TYPES: tuple[str, ...] = BASE_PATTERN_TYPES + LISTING_TYPES
 """Every pattern type :func:`classify_pattern_type` returns."""
 
 
+_SAMPLE = 30
+_AREA_RE = lazy(
+    lambda: (
+        r"\d\s*(?:"
+        + "|".join(re.escape(unit) for unit in sorted(vocab.AREA_UNITS, key=len, reverse=True))
+        + r")(?:\s|$|[.,)])"
+    ),
+    re.IGNORECASE,
+)
+
+
+def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
+    """What a column's values say it is, whatever its name (a machine-made CSS class, a word
+    of a language the tables do not hold): sentence-long texts are headlines, longer ones
+    bodies, short texts names, amounts with an area unit a property's size.
+
+    Example:
+        >>> sorted(value_roles("text", ["Markets rally as rates fall again"] * 3))
+        ['headline', 'title']
+        >>> sorted(value_roles("count", ["85 m²", "120 m²"])), sorted(value_roles("text", ["Aino"]))
+        (['property'], ['name'])
+    """
+    texts = [v.strip() for v in values[: _SAMPLE * 2] if type(v) is str and v.strip()][:_SAMPLE]
+    if not texts:
+        return frozenset()
+    if column_type in ("count", "text", "price") and sum(
+        1 for text in texts if len(text) <= 40 and _AREA_RE.search(text)
+    ) * 2 > len(texts):
+        return frozenset({"property"})
+    if column_type != "text":
+        return frozenset()
+    sizes = sorted(_size(text) for text in texts)
+    middle = sizes[len(sizes) // 2]
+    if middle > 40:
+        return frozenset({"body"})
+    if middle >= 5:
+        return frozenset({"headline", "title"})
+    return frozenset({"name"})
+
+
+def _size(text: str) -> int:
+    """Words of a text; scripts written without spaces count a word per three characters."""
+    words = len(text.split())
+    if words <= 2 and len(text) >= 9 and any(ord(char) >= 0x2E80 for char in text):
+        return len(text) // 3
+    return words
+
+
 def _column_roles(name: str, column_type: str) -> frozenset[str]:
     """Roles from the name, adjusted by the column's value type: a ``reviews`` column of counts
     is not review text, and the value type itself (price, rating, date, ...) is a role."""
@@ -59,7 +111,9 @@ def _column_roles(name: str, column_type: str) -> frozenset[str]:
     return frozenset(roles)
 
 
-def classify_columns(column_types: Mapping[str, str]) -> str:
+def classify_columns(
+    column_types: Mapping[str, str], columns: Mapping[str, Sequence[Any]] | None = None
+) -> str:
     """The pattern type of a result whose fields have these value types: the first rule that
     matches decides (jobs, events, vehicles, real estate, businesses, groups, products,
     prices, rated catalogues, articles, reviews, contacts), else :data:`DEFAULT_PATTERN_TYPE`.
@@ -67,6 +121,9 @@ def classify_columns(column_types: Mapping[str, str]) -> str:
     Args:
         column_types: Field name -> value type (price, rating, count, date, email, phone, url
             or text), as :func:`rlm_gym.quality.columns.column_type` gives them.
+        columns: Field name -> its values: a field whose name gives no role takes the roles
+            its values show (:func:`value_roles`), so a crawl keyed by machine-made class
+            names ("sc-1x2y3z") is still read as articles, events or real estate.
 
     Returns:
         One of :data:`PATTERN_TYPES`.
@@ -80,6 +137,8 @@ def classify_columns(column_types: Mapping[str, str]) -> str:
         'product_list'
     """
     per_field = [_column_roles(str(name), kind) for name, kind in column_types.items()]
+    if columns:
+        per_field = _with_value_roles(column_types, columns, per_field)
     roles: set[str] = set().union(*per_field)
     has = roles.__contains__
     price_like = has("price") or has("discount")
@@ -131,6 +190,30 @@ def classify_columns(column_types: Mapping[str, str]) -> str:
     if has("email") or has("phone") or has("address") or has("contact"):
         return "contact_info"
     return DEFAULT_PATTERN_TYPE
+
+
+def _with_value_roles(
+    column_types: Mapping[str, str],
+    columns: Mapping[str, Sequence[Any]],
+    per_field: list[frozenset[str]],
+) -> list[frozenset[str]]:
+    """Roles of the fields whose names give none, from their values, when the names say
+    (almost) nothing — at most one field name with a role; a second short-text column beside
+    a name is a place (title + date + place: an event). Names that speak keep the say."""
+    if sum(1 for name in column_types if field_roles(str(name))) > 1:
+        return per_field
+    out = []
+    named = False
+    for (name, kind), roles in zip(column_types.items(), per_field, strict=True):
+        if roles - {kind} or str(name) not in columns:
+            out.append(roles)
+            continue
+        found = value_roles(kind, columns[str(name)])
+        if "name" in found:
+            found = frozenset({"place"}) if named else found
+            named = True
+        out.append(roles | found)
+    return out
 
 
 def _is_job(has: Callable[[str], bool], name_like: bool) -> bool:
@@ -192,7 +275,13 @@ def classify_pattern_type(data: Iterable[Any] | None) -> str:
         >>> classify_pattern_type([{"email": "a@b.vn"}]), classify_pattern_type([])
         ('contact_info', 'generic_extraction')
     """
-    return classify_columns(column_types(data or ()))
+    columns: dict[str, list[Any]] = {}
+    for item in data or ():
+        if isinstance(item, dict):
+            for name, value in item.items():
+                columns.setdefault(str(name), []).append(value)
+    types = {name: column_type(name, values) for name, values in columns.items()}
+    return classify_columns(types, columns)
 
 
 def column_types(data: Iterable[Any]) -> dict[str, str]:
