@@ -19,8 +19,14 @@ included), on the first item that holds it. Every disagreement is printed. With
 
 Usage:
     python benchmarks/real_data.py [--data DIR] [--save] [--quiet]
+    python benchmarks/real_data.py --sealed tests/data/sealedN [--save]
 
-``--data`` measures one corpus alone; by default both groups and their union are.
+``--data`` measures one corpus alone; by default both groups and their union are, and never a
+folder named ``sealed*``. ``--sealed DIR`` scores a *sealed batch* — labelled and committed
+before any scoring, kept apart from every rule change — on its own: its figures are printed
+and, with ``--save``, kept under ``real_data_sealed`` → the batch's name with the date and
+commit of that scoring. A batch's *first* scoring is the honest estimate of generalisation, so
+a saved batch is never overwritten (``--rescore`` adds a later scoring beside the first).
 """
 
 from __future__ import annotations
@@ -200,7 +206,11 @@ def combine(reports: Sequence[dict[str, Any]], name: str = "overall") -> dict[st
 
 def measure_groups(corpora: Sequence[tuple[str, Path]] = CORPORA) -> dict[str, Any]:
     """The overall report (the top-level keys) with each source group's figures under
-    ``groups`` (``original``, ``new``, ``overall``), so overfitting shows as a gap."""
+    ``groups`` (``original``, ``new``, ``overall``), so overfitting shows as a gap. A sealed
+    batch is never among them (``--sealed`` scores one apart)."""
+    sealed = [str(path) for _, path in corpora if is_sealed(path)]
+    if sealed:
+        raise ValueError(f"sealed batches are scored apart (--sealed), not as a group: {sealed}")
     reports = {name: measure(path) for name, path in corpora}
     overall = combine(list(reports.values()))
     groups = {name: _group_row(report) for name, report in reports.items()}
@@ -222,14 +232,93 @@ def summary_line(report: dict[str, Any], bars: dict[str, float] = BARS) -> str:
     return f"{report['corpus']} ({report['crawls']} crawls): " + ", ".join(parts)
 
 
+def is_sealed(path: Path) -> bool:
+    """Whether a corpus folder is a sealed batch (its name starts with ``sealed``)."""
+    return Path(path).name.lower().startswith("sealed")
+
+
+def _commit() -> str:
+    import subprocess
+
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+def sealed_record(report: dict[str, Any], when: str, commit: str) -> dict[str, Any]:
+    """What is kept of one scoring of a sealed batch: its figures, sizes, date and commit."""
+    keys = ("corpus", "crawls", "valid_values", "invalid_values", "figures", "disagreements")
+    return {**{key: report[key] for key in keys}, "scored_at": when, "commit": commit}
+
+
+def save_sealed(report: dict[str, Any], rescore: bool = False) -> dict[str, Any]:
+    """Keep a sealed batch's scoring in ``benchmarks/results.json`` under ``real_data_sealed``:
+    the first scoring as ``first``, never replaced; later ones (``rescore``) as ``later``."""
+    import datetime
+
+    from _common import RESULTS_PATH
+
+    results = json.loads(RESULTS_PATH.read_text()) if RESULTS_PATH.exists() else {}
+    batches = dict(results.get("real_data_sealed", {}))
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    record = sealed_record(report, when, _commit())
+    entry = dict(batches.get(report["corpus"], {}))
+    if "first" in entry and not rescore:
+        raise SystemExit(
+            f"{report['corpus']} was first scored at {entry['first']['scored_at']} "
+            f"(commit {entry['first']['commit']}); its first score is kept. "
+            "Pass --rescore to record a later scoring beside it."
+        )
+    if "first" in entry:
+        entry["later"] = [*entry.get("later", []), record]
+    else:
+        entry["first"] = record
+    batches[report["corpus"]] = entry
+    save_results("real_data_sealed", batches)
+    return entry
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--data", type=Path, default=None, help="one labelled corpus dir (default: every group)"
     )
+    parser.add_argument(
+        "--sealed",
+        type=Path,
+        default=None,
+        help="a sealed batch dir, scored and saved apart (default: none; never by default)",
+    )
+    parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="with --sealed --save: record a later scoring beside the kept first one",
+    )
     parser.add_argument("--save", action="store_true", help="write benchmarks/results.json")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     args = parser.parse_args(argv)
+    if args.sealed is not None:
+        if args.data is not None:
+            parser.error("--sealed scores one sealed batch alone: drop --data")
+        report = measure(args.sealed)
+        print(f"sealed batch {report['corpus']}:")
+        print(summary_line(report))
+        if args.save:
+            entry = save_sealed(report, rescore=args.rescore)
+            first = entry["first"]
+            print(f"first scored at {first['scored_at']} (commit {first['commit']})")
+        return report
+    if args.data is not None and is_sealed(args.data):
+        parser.error(f"{args.data} is a sealed batch: score it with --sealed {args.data}")
     report = measure(args.data) if args.data else measure_groups()
     if not args.quiet:
         for row in report["per_crawl"]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
@@ -222,9 +223,15 @@ def _mostly_words(values: list[Any]) -> bool:
     return sum(text.isdecimal() for text in texts) * 2 < len(texts)
 
 
+@lru_cache(maxsize=32768)
+def _negated_field(value: str, nouns: frozenset[str]) -> bool:
+    return negated(value.lower(), nouns)
+
+
 _CONTENT_ROLES = frozenset({"body", "review", "title", "name", "headline"})
 
 
+@lru_cache(maxsize=4096)
 def _content_nouns(name: str, roles: frozenset[str]) -> frozenset[str]:
     """The tokens of a field name that means content (a body, review, title, description,
     image...): a negation of it is a placeholder ("No abstract"). A negated attribute is
@@ -272,7 +279,7 @@ def _value_judge(
             return SECTION_HEADING
         if person and len(value.split()) >= NAME_MAX_WORDS:
             return NOT_A_NAME
-        if nouns and len(value) <= 60 and negated(value.lower(), nouns):
+        if nouns and len(value) <= 60 and _negated_field(value, nouns):
             return "placeholder"  # "No abstract" under abstract, "Ingen beskrivning"
         return ""
 
@@ -306,18 +313,23 @@ def rating_scale(name: str, values: Sequence[Any]) -> float:
         >>> rating_scale("rating", ["9", "10", "8"]), rating_scale("rating", ["45", "43"])
         (5.0, 5.0)
     """
-    tokens = field_tokens(name)
-    stated = 100.0 if "100" in tokens else 10.0 if "10" in tokens else _stated_scale(name)
+    scores = [score for score in map(_bare_score, values) if score is not None]
+    if not scores or max(scores) <= 5:
+        return 5.0  # nothing beyond the default scale: no scale to look for
+    stated = _name_scale(name)
     if stated is None:
         for value in values[:200]:
             if type(value) is str and len(value) <= 40:
                 stated = _stated_scale(value)
                 if stated is not None:
                     break
-    if stated is None:
-        return 5.0
-    scores = [score for score in map(_bare_score, values) if score is not None]
-    return stated if scores and max(scores) <= stated else 5.0
+    return stated if stated is not None and max(scores) <= stated else 5.0
+
+
+@lru_cache(maxsize=4096)
+def _name_scale(name: str) -> float | None:
+    tokens = field_tokens(name)
+    return 100.0 if "100" in tokens else 10.0 if "10" in tokens else _stated_scale(name)
 
 
 def _stated_scale(text: str) -> float | None:
