@@ -31,6 +31,7 @@ from rlm_gym.quality.junk import text_junk
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import name_rule
 from rlm_gym.quality.numbers import ascii_digits, parse_number
+from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.values import check_value
 
 __all__ = ["column_type", "shape_of", "value_shapes", "values_type", "COMPATIBLE"]
@@ -144,6 +145,12 @@ def column_type(name: Any, values: Iterable[Any]) -> str:
     if decided is not None:
         return decided
     shapes, seen = value_shapes(values)
+    if hint in (None, "rating") and seen and STATED_SCALE_RE.search(name.lower()):
+        # "Note sur 10", "hodnocení (z 10)": the name states a score's scale, and bare
+        # numbers under it are scores (checked against that scale by the judge).
+        bare = sum(count for shape, count in shapes.items() if shape in _BARE)
+        if bare + shapes.get("rating", 0) >= 0.6 * seen:
+            return "rating"
     return _type_from_shapes(shapes, seen, hint)
 
 

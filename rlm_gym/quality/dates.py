@@ -85,9 +85,9 @@ def calendars_of(source: str) -> frozenset[str]:
 
 def _weak_month(word: str) -> bool:
     """A month abbreviation of fewer than 5 letters that only CLDR's tables hold (not the
-    curated ones): in another language it is often an ordinary word."""
+    curated ones, nor another calendar's): in another language it is often an ordinary word."""
     word = word.rstrip(".")
-    return len(word) < 5 and word not in vocab.CURATED_MONTHS
+    return len(word) < 5 and word not in vocab.CURATED_MONTHS and not _calendar_month(word)
 
 
 def _calendar_month(word: str) -> str | None:
@@ -377,6 +377,7 @@ def _date_core(text: str, source: str | None = None) -> str:
             for word in words
             if word not in vocab.MONTHS
             and word.rstrip(".") not in vocab.MONTHS
+            and not _calendar_month(word)
             and word not in vocab.WEEKDAYS
             and word not in vocab.DATE_CONNECTORS
             and word not in vocab.DATE_FILLERS
@@ -387,6 +388,9 @@ def _date_core(text: str, source: str | None = None) -> str:
             # so that "MacBook Pro (2)" or "Led lamp 3" stay names.
             return "" if not others and len(numbers) >= 2 else "not a date"
         return "" if len(others) <= 5 else "not a date"
+    era_year = len(numbers) == 1 and len(numbers[0]) == 4 and bool(words)
+    if era_year and all(word in vocab.ERA_MARKERS for word in words):  # "2567 พ.ศ.", "1446 AH"
+        return "" if _calendar_year_ok(int(numbers[0]), source or text) else "out of range"
     if _relative(words, numbers, low):
         return ""
     match = _CJK_RELATIVE_RE.fullmatch(text)

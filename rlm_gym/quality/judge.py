@@ -58,10 +58,10 @@ from rlm_gym.quality.consistency import (
 )
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
-from rlm_gym.quality.lazy_regex import lazy
 from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
+from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.values import check_value
 
@@ -298,9 +298,6 @@ def _bare_score(value: Any) -> float | None:
     return None
 
 
-_STATED_SCALE_RE = lazy(r"(?:/|\bof\b|\bsur\b|\bvon\b|\bde\b|\bz\b|\bиз\b)\s*(10|100)\b|(%)")
-
-
 def rating_scale(name: str, values: Sequence[Any]) -> float:
     """The scale a rating column's bare scores are on, when the crawl states it once: in the
     field name ("score_10", "Rating (/10)", "Note sur 10") or in one of the column's values
@@ -333,7 +330,7 @@ def _name_scale(name: str) -> float | None:
 
 
 def _stated_scale(text: str) -> float | None:
-    match = _STATED_SCALE_RE.search(text.lower())
+    match = STATED_SCALE_RE.search(text.lower())
     if match is None:
         return None
     return 100.0 if match.group(2) else float(match.group(1))

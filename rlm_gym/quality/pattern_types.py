@@ -197,10 +197,10 @@ def _with_value_roles(
     columns: Mapping[str, Sequence[Any]],
     per_field: list[frozenset[str]],
 ) -> list[frozenset[str]]:
-    """Roles of the fields whose names give none, from their values, when the names say
-    (almost) nothing — at most one field name with a role; a second short-text column beside
-    a name is a place (title + date + place: an event). Names that speak keep the say."""
-    if sum(1 for name in column_types if field_roles(str(name))) > 1:
+    """Roles of the fields from their values when the names say nothing (no field name has a
+    role); a second short-text column beside a name is a place (title + date + place: an
+    event). Names that speak keep the say."""
+    if any(field_roles(str(name)) for name in column_types):
         return per_field
     out = []
     named = False

@@ -9,7 +9,12 @@ from rlm_gym.quality import vocab
 from rlm_gym.quality.lazy_regex import lazy
 from rlm_gym.quality.numbers import NEGATIVE_RE
 
-__all__ = ["BARE_SCORE_RE", "STAR_WORD_RE", "rating_reason"]
+__all__ = ["BARE_SCORE_RE", "STAR_WORD_RE", "STATED_SCALE_RE", "rating_reason"]
+
+# A scale stated in words or signs: "/10", "of 10", "sur 10", "von 100", "z 10", "из 10", "%".
+STATED_SCALE_RE = lazy(
+    r"(?:/|\bof\b|\bsur\b|\bvon\b|\bde\b|\bz\b|\bиз\b|\bout of\b)\s*(10|100)\b|(%)"
+)
 
 _SCORE = r"(\d{1,3}(?:[.,]\d{1,2})?)"
 _SCALE_WORDS = "|".join(
