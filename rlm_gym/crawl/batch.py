@@ -332,7 +332,55 @@ def explain_lines(details: Mapping[str, Any]) -> list[str]:
         ]
         right_aligned = [False, False, True, True, True, False]
         lines += text_table(headers, records, right_aligned=right_aligned).split("\n")
+        lines += _why_lines(fields)
     return lines
+
+
+def _why_lines(fields: Mapping[str, Any]) -> list[str]:
+    """Per field with rejected values: the rules that rejected them, in words, and the shape
+    that was expected ("rating: out of range (168 values): a number outside its scale ...;
+    expected a score on a known scale ...")."""
+    from rlm_gym.quality.values import EXPECTED, REASONS
+
+    lines: list[str] = []
+    for name, info in fields.items():
+        reasons = info.get("reasons") or {}
+        if not reasons:
+            continue
+        if not lines:
+            lines.append("why values were rejected:")
+        kind = str(info.get("type", "text"))
+        lines.append(f"  {name} (read as {kind}; expected {EXPECTED.get(kind, kind)}):")
+        for reason, count in reasons.items():
+            meaning = (
+                _TYPED_REASON_WORDS.get((kind, reason))
+                or _REASON_WORDS.get(reason)
+                or REASONS.get(reason, "")
+            )
+            plural = "value" if count == 1 else "values"
+            lines.append(f"    - {reason} ({count} {plural})" + (f": {meaning}" if meaning else ""))
+    return lines
+
+
+_TYPED_REASON_WORDS = {
+    ("rating", "out of range"): "a score above 5 (or below 0) and no other scale stated "
+    "anywhere in the crawl ('45': a 4.5 scraped x10?)",
+    ("date", "out of range"): "a year outside 1900-2100 in every calendar the value may be "
+    "written in",
+    ("count", "out of range"): "an infinite count",
+    ("price", "out of range"): "an amount of 10^15 or more",
+}
+_REASON_WORDS = {
+    "missing": "the item has no such field",
+    "not a dict item": "the item is not a record",
+    "header row": "the value is a field name: a table header scraped as data",
+    "shifted column": "a bare rating, count, price or date where names or text belong: the "
+    "selector took a neighbouring column",
+    "page-wide value": "one value on every item: a selector not scoped to the item",
+    "section heading": "a one- or two-word heading among sentence-long headlines",
+    "not a name": "a sentence where a person's name belongs",
+    "copy of another field": "the value repeats another field of the same item",
+}
 
 
 def explanation(details: Mapping[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,16 @@ def _invalid_examples(judgement: Judgement, name: Any, reasons: list[str]) -> li
     return list(shown.values())
 
 
+def _reason_counts(reasons: list[str], required: bool) -> dict[str, int]:
+    """Why a field's values were rejected: reason -> how many distinct items, most first
+    (absent values count as "missing" only under required fields)."""
+    counts: dict[str, int] = {}
+    for reason in reasons:
+        if reason and (required or reason != MISSING):
+            counts[reason] = counts.get(reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def _item_scores(judgement: Judgement) -> tuple[float, float, float, int]:
     """Summed per-item presence, completeness and quality, and the extracted items."""
     fields = judgement.fields
@@ -152,6 +162,7 @@ def assess(judgement: Judgement, rows: int, settings: CrawlSettings) -> ItemScor
             "checked": checked,
             "invalid": checked - reasons.count(""),
             "examples": _invalid_examples(judgement, name, reasons),
+            "reasons": _reason_counts(reasons, judgement.required),
         }
     return ItemScores(
         validation,

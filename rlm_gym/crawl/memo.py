@@ -154,8 +154,9 @@ class Judged:
     ``details`` holds the details that depend on the items alone, already in the order of the
     signal's details, with None for those set on every call: copying it and setting those
     costs less than building the whole dict again. ``field_rows`` are the field diagnostics
-    as rows ``(name, type, checked, invalid, examples, examples are leaves)`` (``()`` when not
-    memoised); ``defects_note`` is the explanation's note on the systematic defects.
+    as rows ``(name, type, checked, invalid, examples, examples are leaves, reasons)``
+    (``()`` when not memoised); ``defects_note`` is the explanation's note on the systematic
+    defects.
     """
 
     pattern_type: str
@@ -175,6 +176,7 @@ def _field_rows(fields: dict[str, dict[str, Any]]) -> tuple[tuple[Any, ...], ...
             entry["invalid"],
             tuple(entry["examples"]),
             all(type(value) in leaves for value in entry["examples"]),
+            tuple(entry["reasons"].items()),
         )
         for name, entry in fields.items()
     )
@@ -184,12 +186,13 @@ def fresh_fields(rows: tuple[tuple[Any, ...], ...]) -> dict[str, dict[str, Any]]
     """Field diagnostics built anew from memoised rows: the caller may change them freely."""
     # A plain loop: a dict comprehension costs a function call more, per memo hit.
     fields = {}
-    for name, kind, checked, invalid, examples, leaves in rows:
+    for name, kind, checked, invalid, examples, leaves, reasons in rows:
         fields[name] = {
             "type": kind,
             "checked": checked,
             "invalid": invalid,
             "examples": [*examples] if leaves else copy.deepcopy(list(examples)),
+            "reasons": dict(reasons),
         }
     return fields
 

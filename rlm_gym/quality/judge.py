@@ -290,7 +290,9 @@ def _bare_score(value: Any) -> float | None:
     """A rating value that is a bare non-negative number (4, 8.5, "7,5", any digits), or None."""
     kind = type(value)
     if kind is int or kind is float:
-        return float(value) if value == value and value >= 0 else None
+        if value != value or value < 0:
+            return None
+        return float(value) if value < 1e300 else float("inf")  # 10**400: beyond every scale
     if kind is str and len(value) <= 12:
         text = ascii_digits(value.strip())
         if text and text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdigit():

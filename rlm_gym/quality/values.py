@@ -36,7 +36,7 @@ from rlm_gym.quality.prices import price_reason
 from rlm_gym.quality.ratings import rating_reason
 from rlm_gym.quality.text import text_reason
 
-__all__ = ["FIELD_TYPES", "REASONS", "check_value", "check_string_uncached"]
+__all__ = ["EXPECTED", "FIELD_TYPES", "REASONS", "check_value", "check_string_uncached"]
 
 _MAX_DEPTH = 6  # nested containers deeper than this are not looked into
 _MAX_ELEMENTS = 64  # elements of a list / dict checked (the first ones)
@@ -72,6 +72,21 @@ REASONS: dict[str, str] = {
     "not a number": "a boolean or another non-numeric value where a number is needed",
 }
 """Every reason :func:`check_value` can return, with what it means (the keys are stable)."""
+
+
+EXPECTED: dict[str, str] = {
+    "price": "a positive amount, with or without a currency ('1 299 Kč', '$19.99/mo', 'Free')",
+    "rating": "a score on a known scale ('4.5', '4.5/5', '8/10', '★★★★☆'; bare scores above 5 "
+    "only when the crawl states the scale once)",
+    "count": "a non-negative number with at most a short unit ('2,920', '1.5K', '197 reviews')",
+    "date": "a date or time of any calendar, absolute or relative ('2024-11-26', '26 พ.ย. "
+    "2567', '3 days ago', '11/26(火)')",
+    "email": "an address name@domain.tld",
+    "phone": "7-15 digits with the usual punctuation ('+420 777 123 456')",
+    "url": "an absolute http(s) URL or a site-relative /path",
+    "text": "readable text of two characters or more",
+}
+"""What a value of each field type should look like, in a scraper author's words."""
 
 
 _STRING_RULES = {
