@@ -69,40 +69,42 @@ def _search_url_with_path(text: str) -> bool:
     return False
 
 
-_REPEAT_SPLIT_RE = lazy(r"\s*(?:[|·•;,\n]|\s{2,}|\s[-–—]\s)\s*")
+_REPEAT_SPLIT_RE = lazy(r"\s*(?:[|·•;\n]|\s{2,}|\s[-–—]\s)\s*")
 
 
 def repeated(text: str) -> bool:
     """Whether ``text`` is one value written twice or more and joined: "Praha | Praha",
-    "4.5 4.5", "Helsinki, Helsinki", "Samsung Galaxy S24Samsung Galaxy S24". A part of two
-    letters or more; a repeated single word joined by a space or hyphen is a name ("Bora
-    Bora", "Baden-Baden", "Duran Duran"); a slash joins the parts of a composite field
-    (deposit/key money "7万円/7万円"), so it is no sign of a repeat.
+    "4.5 4.5", "Samsung Galaxy S24Samsung Galaxy S24", "Old Town Old Town". What repeats a
+    word is often a name, and is left alone: one word doubled by a space, hyphen or comma
+    ("Bora Bora", "Baden-Baden", "Everything, Everything"), a syllable doubled ("couscous"),
+    digits doubled ("2020", "7575"); a slash joins the parts of a composite field (deposit /
+    key money "7万円/7万円").
 
     Example:
         >>> repeated("Praha | Praha"), repeated("Galaxy S24Galaxy S24"), repeated("Bora Bora")
         (True, True, False)
     """
-    length = len(text)
-    if length < 4:
+    if len(text) < 4:
         return False
     parts = [part for part in _REPEAT_SPLIT_RE.split(text) if part]
-    if len(parts) >= 2 and len(parts) * 2 > len(_REPEAT_SPLIT_RE.findall(text)):
+    if len(parts) >= 2:
         first = parts[0].casefold()
         readable = len(first) >= 2 and any(ch.isalnum() for ch in first)
         if readable and all(part.casefold() == first for part in parts[1:]):
             return True
-    half = length // 2
-    for cut, skip in ((half, 0), (half, 1)):
-        head, tail = text[:cut], text[cut + skip :]
-        if skip and text[cut : cut + 1] != " ":
+    half = len(text) // 2
+    for skip in (0, 1):
+        head, tail = text[:half], text[half + skip :]
+        if head != tail or len(head) < 2 or (skip and text[half] != " "):
             continue
-        if head == tail and len(head) >= 2 and any(ch.isalnum() for ch in head):
-            one_word = " " not in head.strip() and not any(ch.isdecimal() for ch in head)
-            if skip and one_word:
-                return False  # "Bora Bora", "Walla Walla": a name that repeats a word
-            # "haha", "bonbon", "couscous": a word that repeats a syllable
-            return not one_word or skip or (len(head) >= 5 and head[0].isupper())
+        letters = any(ch.isalpha() for ch in head)
+        words = len(head.split())
+        if not letters:  # "4.5 4.5", "$10 $10"; never "2020" or "7575"
+            return bool(skip) and not head.isdecimal() and any(ch.isdecimal() for ch in head)
+        if skip:
+            return words >= 2  # "Old Town Old Town"; not "Bora Bora"
+        # glued: "Galaxy S24Galaxy S24", "ZaraZara"; not "couscous", "bonbon"
+        return words >= 2 or any(ch.isdecimal() for ch in head) or head[0].isupper()
     return False
 
 
