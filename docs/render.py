@@ -230,12 +230,56 @@ def _uncached_import(imports: dict) -> str:
     )
 
 
+def judge_libraries() -> str:
+    """Each candidate library of the value judge with and without it
+    (``benchmarks/judge_libraries.py --save``)."""
+    rows = []
+    keys = ("valid_accepted", "invalid_rejected", "pattern_type", "tier_agreement")
+    for row in read_json(BENCHMARKS)["judge_libraries"]["libraries"]:
+        if "skipped" in row:
+            continue
+        without = " / ".join(f"{row['corpus_without'][key]:.3f}" for key in keys)
+        with_it = " / ".join(f"{row['corpus_with'][key]:.3f}" for key in keys)
+        before, after = row["multilingual_without"], row["multilingual_with"]
+        better = (
+            after["valid_accepted"] + after["invalid_rejected"]
+            > before["valid_accepted"] + before["invalid_rejected"]
+            and all(row["corpus_with"][key] >= row["corpus_without"][key] for key in keys)
+        )
+        cost = (
+            "build time only"
+            if row["library"] == "babel"
+            else f"{row['us_per_call']:,.1f} µs/value, import {row['import_s']:.2f} s"
+        )
+        rows.append(
+            [
+                f"{row['library']} {row['version']}",
+                without,
+                with_it,
+                f"{before['valid_accepted']:.2f} / {before['invalid_rejected']:.2f} → "
+                f"{after['valid_accepted']:.2f} / {after['invalid_rejected']:.2f}",
+                cost,
+                "**adopted**" if better else "not adopted",
+            ]
+        )
+    headers = [
+        "library",
+        "corpus without (valid / invalid / type / tier)",
+        "corpus with",
+        "multilingual values valid / invalid",
+        "cost",
+        "",
+    ]
+    return table(headers, rows)
+
+
 BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_figures": real_data_figures,
     "real_data_groups": real_data_groups,
     "real_data_crawls": real_data_crawls,
     "real_data_disagreements": real_data_disagreements,
     "score_explain": score_explain,
+    "judge_libraries": judge_libraries,
     "performance": performance,
     "performance_headline": performance_headline,
     "crawl_baselines": crawl_baselines,
