@@ -241,10 +241,10 @@ def judge_libraries() -> str:
         without = " / ".join(f"{row['corpus_without'][key]:.3f}" for key in keys)
         with_it = " / ".join(f"{row['corpus_with'][key]:.3f}" for key in keys)
         before, after = row["multilingual_without"], row["multilingual_with"]
-        better = (
-            after["valid_accepted"] + after["invalid_rejected"]
-            > before["valid_accepted"] + before["invalid_rejected"]
-            and all(row["corpus_with"][key] >= row["corpus_without"][key] for key in keys)
+        better = after["valid_accepted"] + after["invalid_rejected"] > before[
+            "valid_accepted"
+        ] + before["invalid_rejected"] and all(
+            row["corpus_with"][key] >= row["corpus_without"][key] for key in keys
         )
         cost = (
             "build time only"

@@ -65,12 +65,12 @@ _AREA_RE = lazy(
 
 def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
     """What a column's values say it is, whatever its name (a machine-made CSS class, a word
-    of a language the tables do not hold): sentence-long texts are headlines, longer ones
-    bodies, short texts names, amounts with an area unit a property's size.
+    of a language the tables do not hold): sentence-long texts are titles (headlines, with a
+    date), longer ones bodies, short texts names, amounts with an area unit a property's size.
 
     Example:
         >>> sorted(value_roles("text", ["Markets rally as rates fall again"] * 3))
-        ['headline', 'title']
+        ['title']
         >>> sorted(value_roles("count", ["85 m²", "120 m²"])), sorted(value_roles("text", ["Aino"]))
         (['property'], ['name'])
     """
@@ -87,8 +87,8 @@ def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
     middle = sizes[len(sizes) // 2]
     if middle > 40:
         return frozenset({"body"})
-    if middle >= 5:
-        return frozenset({"headline", "title"})
+    if middle >= 5:  # a headline: an article with a date (a title alone is no article)
+        return frozenset({"title"})
     return frozenset({"name"})
 
 
@@ -137,8 +137,27 @@ def classify_columns(
         'product_list'
     """
     per_field = [_column_roles(str(name), kind) for name, kind in column_types.items()]
-    if columns:
-        per_field = _with_value_roles(column_types, columns, per_field)
+    if not columns:
+        return _classify(per_field, len(column_types))
+    silent = not any(field_roles(str(name)) for name in column_types)
+    if silent:  # no name says anything: the values speak for every field
+        return _classify(_with_value_roles(column_types, columns, per_field), len(per_field))
+    found = _classify(per_field, len(per_field))
+    if found != DEFAULT_PATTERN_TYPE:
+        return found
+    # The names that speak lead nowhere: the fields whose names say nothing speak by values,
+    # for the shapes values show plainly - a dated article or event, a priced property.
+    by_values = _classify(_with_value_roles(column_types, columns, per_field), len(per_field))
+    dated = "date" in column_types.values()
+    if by_values == "real_estate_listing" or (
+        dated and by_values in ("article_extraction", "event_listing")
+    ):
+        return by_values
+    return found
+
+
+def _classify(per_field: list[frozenset[str]], columns: int) -> str:
+    """The first rule that matches the fields' roles (see :func:`classify_columns`)."""
     roles: set[str] = set().union(*per_field)
     has = roles.__contains__
     price_like = has("price") or has("discount")
@@ -183,7 +202,7 @@ def classify_columns(
     if article or (has("title") and (has("body") or has("date"))):
         return "article_extraction"
     # A list of titles and nothing else is a list of headlines.
-    if has("title") and len(column_types) == 1:
+    if has("title") and columns == 1:
         return "article_extraction"
     if (has("business") or name_like) and place and (has("category") or has("rating")):
         return "business_listing"
@@ -197,11 +216,8 @@ def _with_value_roles(
     columns: Mapping[str, Sequence[Any]],
     per_field: list[frozenset[str]],
 ) -> list[frozenset[str]]:
-    """Roles of the fields from their values when the names say nothing (no field name has a
-    role); a second short-text column beside a name is a place (title + date + place: an
-    event). Names that speak keep the say."""
-    if any(field_roles(str(name)) for name in column_types):
-        return per_field
+    """The fields whose names give no role take the roles their values show; a second
+    short-text column beside a name is a place (title + date + place: an event)."""
     out = []
     named = False
     for (name, kind), roles in zip(column_types.items(), per_field, strict=True):

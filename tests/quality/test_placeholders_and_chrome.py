@@ -62,8 +62,19 @@ def test_a_value_written_twice_and_joined_is_a_joined_value(field_type, value):
 
 @pytest.mark.parametrize(
     "value",
-    ["Bora Bora", "Baden-Baden", "Duran Duran", "couscous", "bonbon", "7万円/7万円", "2020",
-     "7575", "431431", "Everything, Everything", "Knightsbridge, Knightsbridge"],
+    [
+        "Bora Bora",
+        "Baden-Baden",
+        "Duran Duran",
+        "couscous",
+        "bonbon",
+        "7万円/7万円",
+        "2020",
+        "7575",
+        "431431",
+        "Everything, Everything",
+        "Knightsbridge, Knightsbridge",
+    ],
 )
 def test_names_that_repeat_a_word_are_not_joined_values(value):
     assert not repeated(value)

@@ -45,7 +45,7 @@ def test_any_column_within_a_stated_0_to_10_scale_is_valid(scores):
 
 
 def test_value_roles():
-    assert value_roles("text", ["Markets rally as rates fall again"] * 3) == {"headline", "title"}
+    assert value_roles("text", ["Markets rally as rates fall again"] * 3) == {"title"}
     assert value_roles("count", ["85 m²", "120 m²", "64 m²"]) == {"property"}
     assert value_roles("text", ["Aino", "Eero"]) == {"name"}
     assert value_roles("text", [" ".join(["sana"] * 60)]) == {"body"}
@@ -74,9 +74,21 @@ def test_machine_made_keys_are_typed_by_what_their_values_show():
     assert classify_pattern_type(homes) == "real_estate_listing"
 
 
-def test_names_that_speak_keep_the_say():
+def test_sentences_without_a_date_are_no_articles():
     rows = [
         {"repo_name": f"tool-{n}", "stars": n * 10, "about_info": "A fast tool for parsing logs"}
         for n in range(6)
     ]
     assert classify_pattern_type(rows) == "generic_extraction"
+
+
+def test_fields_whose_names_say_nothing_speak_when_the_named_ones_lead_nowhere():
+    rows = [
+        {
+            "id": f"a{n}",
+            "otsikko": f"Hallitus esittää uutta lakia energian hinnoista vuodelle {2020 + n}",
+            "päivämäärä": f"2024-11-{10 + n}",
+        }
+        for n in range(6)
+    ]
+    assert classify_pattern_type(rows) == "article_extraction"
