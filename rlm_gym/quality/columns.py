@@ -29,8 +29,9 @@ from typing import Any
 
 from rlm_gym.quality.junk import text_junk
 from rlm_gym.quality.kinds import value_kind
+from rlm_gym.quality.lazy_regex import lazy
 from rlm_gym.quality.names import name_rule
-from rlm_gym.quality.numbers import ascii_digits, parse_number
+from rlm_gym.quality.numbers import ascii_digits, is_currency, parse_number
 from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.values import check_value
 
@@ -145,6 +146,8 @@ def column_type(name: Any, values: Iterable[Any]) -> str:
     if decided is not None:
         return decided
     shapes, seen = value_shapes(values)
+    if hint is None and shapes.get("text", 0) * 2 >= seen >= 3 and _unit_column(values):
+        return "count"
     if hint in (None, "rating") and seen and STATED_SCALE_RE.search(name.lower()):
         # "Note sur 10", "hodnocení (z 10)": the name states a score's scale, and bare
         # numbers under it are scores (checked against that scale by the judge).
@@ -152,6 +155,29 @@ def column_type(name: Any, values: Iterable[Any]) -> str:
         if bare + shapes.get("rating", 0) >= 0.6 * seen:
             return "rating"
     return _type_from_shapes(shapes, seen, hint)
+
+
+_UNIT_VALUE_RE = lazy(r"^\(?\s*\d[\d.,\s]*\s*([^\W\d_][^\d]{0,24}?)\s*\)?$")
+
+
+def _unit_column(values: Iterable[Any]) -> bool:
+    """Whether most of a column's texts are a number with one same short unit after it, in
+    any language ("3 ห้องนอน", "12 arvostelua", "5 osób"): a count, whatever the unit's word.
+    A currency is no unit here (prices are read first)."""
+    units: dict[str, int] = {}
+    seen = 0
+    for value in islice(values, _SAMPLE):
+        if type(value) is not str or not value.strip():
+            continue
+        seen += 1
+        match = _UNIT_VALUE_RE.match(ascii_digits(value.strip()))
+        if match:
+            unit = match.group(1).strip().lower()
+            units[unit] = units.get(unit, 0) + 1
+    if not units or seen < 3:
+        return False
+    unit, count = max(units.items(), key=lambda kv: kv[1])
+    return count >= 0.6 * seen and not is_currency(unit) and len(unit.split()) <= 3
 
 
 def _counts_not_scores(values: Iterable[Any]) -> bool:

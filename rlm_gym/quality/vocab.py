@@ -257,7 +257,7 @@ SCALE_KEYS: tuple[str, ...] = _TABLES["SCALE_KEYS"]
 # counts.json: units and multipliers of counts
 AREA_UNITS: frozenset[str] = _TABLES["CLDR_AREA_UNITS"] | _TABLES["EXTRA_AREA_UNITS"]
 COUNT_UNITS: frozenset[str] = _TABLES["COUNT_UNITS"] | frozenset(
-    unit for unit in AREA_UNITS if " " not in unit
+    form for unit in AREA_UNITS if " " not in unit for form in (unit, unit.rstrip("."))
 )
 # The curated suffixes win where CLDR's compact forms give another multiplier.
 NUMBER_SUFFIXES: dict[str, float] = {

@@ -169,3 +169,11 @@ def test_short_cldr_month_abbreviations_need_a_whole_date():
     assert check_value("date", "MacBook Pro (2)") == "not a date"
     assert value_kind("MacBook Pro (2)") is None
     assert check_value("date", "last Tuesday") == "not a date"
+
+
+def test_a_column_of_numbers_with_one_same_unit_is_a_count_in_any_language():
+    assert column_type("x", ["3 ห้องนอน", "2 ห้องนอน", "4 ห้องนอน"]) == "count"
+    assert column_type("x", ["12 arvostelua", "3 arvostelua", "1 arvostelu"]) == "count"
+    assert column_type("x", ["Item 3", "Item 4", "Item 5"]) == "text"  # a name with a number
+    assert column_type("x", ["5 USD", "6 USD", "7 USD"]) == "price"
+    assert value_kind("85 ตร.ม.") == "count"  # CLDR's Thai square metre
