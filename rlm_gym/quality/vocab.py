@@ -4,9 +4,14 @@ Everything the judge knows of the world's languages is data: field-name tokens p
 role, currency codes, signs and names, rating units and scales, count units and number
 suffixes, month and weekday names, relative-date words, placeholders, error-page texts. Adding
 a language is adding words to a table; the rules in the other modules stay as they are. The
-words come from the formats of real listing, review, news, job, event and real-estate pages in
-the common scraping languages (en, fr, de, es, pt, it, nl, pl, ru, id, vi, tr, plus CJK and
-Arabic forms), not from any one data set.
+curated words come from the formats of real listing, review, news, job, event and real-estate
+pages in the common scraping languages (en, fr, de, es, pt, it, nl, pl, ru, id, vi, tr, plus
+CJK and Arabic forms), not from any one data set. ``cldr.json`` is generated
+(``tools/build_tables.py``, pinned babel / dateparser) with the month and weekday names,
+relative-date patterns, compact number words, currency signs and names and area units of 64
+languages; they are merged into the curated tables here (``MONTHS``, ``WEEKDAYS``,
+``CURRENCY_WORDS``, ``NUMBER_SUFFIXES``...). ``calendars.json`` holds what CLDR's Gregorian
+data lacks: other calendars' months, era marks and the Japanese and ROC eras.
 
 Each table in a file is an object with a ``doc`` (what it is, with examples), optional
 ``notes`` per language group and one form:
