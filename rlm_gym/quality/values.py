@@ -33,7 +33,7 @@ from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import name_hint, name_type
 from rlm_gym.quality.numbers import ascii_digits, finite, parse_number
 from rlm_gym.quality.prices import price_reason
-from rlm_gym.quality.ratings import rating_reason
+from rlm_gym.quality.ratings import rating_reason_in_column
 from rlm_gym.quality.text import text_reason
 
 __all__ = ["EXPECTED", "FIELD_TYPES", "REASONS", "check_value", "check_string_uncached"]
@@ -91,7 +91,7 @@ EXPECTED: dict[str, str] = {
 
 _STRING_RULES = {
     "price": price_reason,
-    "rating": rating_reason,
+    "rating": rating_reason_in_column,
     "count": count_reason,
     "date": date_reason,
     "email": email_reason,

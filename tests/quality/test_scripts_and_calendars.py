@@ -177,3 +177,19 @@ def test_a_column_of_numbers_with_one_same_unit_is_a_count_in_any_language():
     assert column_type("x", ["Item 3", "Item 4", "Item 5"]) == "text"  # a name with a number
     assert column_type("x", ["5 USD", "6 USD", "7 USD"]) == "price"
     assert value_kind("85 ตร.ม.") == "count"  # CLDR's Thai square metre
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["4.5점", "4,5 hvězdičky", "4 tähteä", "4,5 av 5", "4.5 από 5", "4.5 מתוך 5", "4.5 จาก 5",
+     "4,5 з 5", "4.5 stjärnor", "4,5 csillag", "۴.۵ از ۵", "8 av 10"],
+)  # fmt: skip
+def test_a_score_with_one_word_of_any_language_is_a_rating_in_a_rating_column(value):
+    assert check_value("rating", value) == ""
+
+
+def test_a_score_with_a_foreign_word_keeps_its_range_and_is_no_rating_alone():
+    assert check_value("rating", "45 tähteä") == "out of range"
+    assert check_value("rating", "4 reviews") == "not a rating"  # a count word: shifted
+    assert check_value("rating", "4.5 USD") == "not a rating"
+    assert value_kind("1.0 Petrol") is None  # column typing keeps to the known words
