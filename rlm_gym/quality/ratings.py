@@ -51,7 +51,7 @@ STAR_WORD_RE = lazy(
 
 
 # Any language's words around a score, for scores whose words the tables lack: "4.5 από 5",
-# "4,5 av 5", "4.5 מתוך 5", "۴.۵ از ۵" (a scale), "4,5 hvězdičky", "4.5점", "4 tähteä" (a unit).
+# "4,5 av 5", "4.5 מתוך 5" (a scale), "4,5 hvězdičky", "4.5점", "4 tähteä" (a unit).
 def _word() -> str:
     return rf"(?:[^\W\d_]|[{combining_marks()}])"
 
