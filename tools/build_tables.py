@@ -191,9 +191,44 @@ def relative_dates(codes: list[str]) -> dict[str, set[str]]:
 
     patterns: set[str] = set()
     days: set[str] = set()
+    units: set[str] = set()
+    markers: set[str] = set()
+    all_future: set[str] = set()
     for code in codes:
         locale = Locale.parse(code.replace("-", "_"))
         fields = locale._data["date_fields"]
+        past_words: dict[str, set[str]] = {}
+        future = {
+            word.strip(".,()")
+            for unit in RELATIVE_UNITS
+            for width in ("", "-short")
+            for pattern in fields.get(unit + width, {}).get("future", {}).values()
+            for word in _norm(pattern).replace("{0}", " ").split()
+        }
+        all_future |= future
+        for unit in RELATIVE_UNITS:
+            for width in ("", "-short"):
+                for pattern in fields.get(unit + width, {}).get("past", {}).values():
+                    words = {
+                        word.strip(".,()")
+                        for word in _norm(pattern).replace("{0}", " ").split()
+                        if not any(char.isdecimal() for char in word)
+                    }
+                    past_words.setdefault(unit, set()).update(word for word in words if word)
+        # A word in the past patterns of 3 units or more says "ago" ("sitten", "πριν", "לפני");
+        # the others name the unit ("päivää", "ώρες", "ימים").
+        seen: dict[str, int] = {}
+        for words in past_words.values():
+            for word in words:
+                seen[word] = seen.get(word, 0) + 1
+        for word, count in seen.items():
+            if count >= 3:
+                # Not a word the future patterns use too ("de", "a"), and a word, not a
+                # letter ("전" and "前" are words: CJK and hangul write one in a character).
+                if word not in future and (len(word) >= 3 or ord(word[0]) >= 0x2E80):
+                    markers.add(word)
+            elif len(word) >= 2:
+                units.add(word)
         for unit in RELATIVE_UNITS:
             for width in ("", "-short", "-narrow"):
                 for direction in fields.get(unit + width, {}).values():
@@ -210,7 +245,11 @@ def relative_dates(codes: list[str]) -> dict[str, set[str]]:
                 phrase = " ".join(_norm(phrase).split())
                 if phrase and not any(char.isdecimal() for char in phrase) and len(phrase) >= 2:
                     days.add(phrase)
-    return {"patterns": patterns, "days": days}
+    # A marker no language uses for the future and long enough not to be a common short
+    # word ("for", "ang", "sen" are dropped: Danish, Tagalog, Turkish read them otherwise).
+    markers = {word for word in markers - all_future if len(word) >= 4 or ord(word[0]) >= 0x0370}
+    units = {word for word in units - markers if len(word) >= 3 or ord(word[0]) >= 0x2E80}
+    return {"patterns": patterns, "days": days, "units": units, "markers": markers}
 
 
 def number_words(codes: list[str]) -> dict[str, Any]:
@@ -340,6 +379,16 @@ def build() -> dict[str, Any]:
             'Whole relative dates of dateparser\'s data ("today", "eilen", "어제"), read as '
             "whole values only.",
             relative["days"],
+        ),
+        "CLDR_TIME_UNITS": table(
+            'The unit words of CLDR\'s past relative-time patterns ("päivää", "ώρες", "ימים"): '
+            'with a marker and a number, in any order, a relative date ("2 ώρες πριν").',
+            relative["units"],
+        ),
+        "CLDR_RELATIVE_MARKERS": table(
+            'The words CLDR\'s past patterns of three units or more share: "ago" in each '
+            'language ("sitten", "πριν", "לפני", "전").',
+            relative["markers"],
         ),
         "CLDR_NUMBER_SUFFIXES": {
             "doc": 'Compact-number suffixes and their multipliers ("mio." 1e6, "万" 1e4).',

@@ -157,6 +157,7 @@ def test_a_weekday_mark_does_not_make_any_text_a_date():
         "2024. november 26.", "26 november 2024", "kedd, 2024. november 26.",
         "3 päivää sitten", "לפני 3 ימים", "3 napja", "před 2 dny", "för 3 dagar sedan",
         "eilen", "tegnap", "igår", "вчора", "χθες",
+        "2 ώρες πριν", "3 dagar sedan",  # CLDR's unit and "ago" words in another order
     ],
 )  # fmt: skip
 def test_month_names_and_relative_dates_of_cldr_languages_are_dates(value):
@@ -169,6 +170,7 @@ def test_short_cldr_month_abbreviations_need_a_whole_date():
     assert check_value("date", "MacBook Pro (2)") == "not a date"
     assert value_kind("MacBook Pro (2)") is None
     assert check_value("date", "last Tuesday") == "not a date"
+    assert check_value("date", "for 3 days") == "not a date"  # "for" is no "ago"
 
 
 def test_a_column_of_numbers_with_one_same_unit_is_a_count_in_any_language():
