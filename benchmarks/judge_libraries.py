@@ -24,6 +24,10 @@ set), shows what each wiring changes beyond it.
 
 Usage:
     python benchmarks/judge_libraries.py [--save]
+
+On demand, not part of ``make bench``: it needs the candidates installed
+(``pip install babel==2.18.0 dateparser==1.5.0 price-parser==0.5.1 phonenumbers==9.0.43
+ftfy==6.3.1``); a missing one is reported as skipped.
 """
 
 from __future__ import annotations
@@ -245,7 +249,10 @@ def _figures_of_package(package_root: Path) -> dict[str, Any]:
 
 def measure_babel() -> dict[str, Any]:
     """The CLDR tables (built with babel) on and off: the package with cldr.json emptied."""
-    import babel
+    try:
+        import babel
+    except ImportError as error:
+        return {"library": "babel", "skipped": f"not installed: {error}"}
 
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "rlm_gym"
