@@ -46,7 +46,9 @@ from rlm_gym.envs.reports import action_codes
 
 __all__ = ["CrawlLiveEnv", "LIVE_RENDER_MODES"]
 
-LIVE_RENDER_MODES: tuple[str, ...] = ("ansi",)
+# SB3's make_vec_env asks for "rgb_array" by default; the frame is drawn from the same
+# snapshot as the simulator's (the live crawl keeps its state in the simulator's layout).
+LIVE_RENDER_MODES: tuple[str, ...] = ("ansi", "rgb_array")
 _PACK = struct.Struct(f"={OBSERVATION_SIZE}f").pack_into
 _INITIAL_PROGRESS = [
     1.0 if index == INDEX["phase_fetch"] else 0.0
@@ -80,7 +82,8 @@ class CrawlLiveEnv(CrawlEnvV2):
     """Crawl-v2's crawl job on a live site of a local farm (real HTTP, HTML and extraction).
 
     Args:
-        render_mode: ``None`` or ``"ansi"`` (a one-line status of the last step).
+        render_mode: ``None``, ``"ansi"`` (a one-line status of the last step) or
+            ``"rgb_array"`` (the simulator's picture of the crawl, drawn from the live state).
         pattern_types: Pattern types of the sites (as ``CrawlEnv``); a farm given by
             ``farm_url`` must serve the same.
         max_steps: The step budget (as ``CrawlEnv``).
@@ -126,7 +129,8 @@ class CrawlLiveEnv(CrawlEnvV2):
     ) -> None:
         if render_mode not in (None, *LIVE_RENDER_MODES):
             raise ValueError(
-                f"Expected `render_mode` None or 'ansi' for the live env, got {render_mode!r}"
+                f"Expected `render_mode` None, 'ansi' or 'rgb_array' for the live env, got "
+                f"{render_mode!r}"
             )
         super().__init__(None, pattern_types, max_steps, reward_config, **profile_overrides)
         self.render_mode = render_mode
@@ -329,9 +333,10 @@ class CrawlLiveEnv(CrawlEnvV2):
         """The crawl score the result would get if the crawl stopped now."""
         return self.crawl_result()[1]
 
-    def render(self) -> str | None:
-        """The one-line status of the last step in ``"ansi"`` mode, else None."""
-        return self._status if self.render_mode == "ansi" else None
+    def render(self) -> str | np.ndarray | None:
+        """The one-line status of the last step in ``"ansi"`` mode, the simulator's picture of
+        the crawl in ``"rgb_array"`` mode, else None."""
+        return super().render()
 
     def close(self) -> None:
         """Close the client's connections and stop the farm the env started (if any)."""

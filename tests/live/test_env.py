@@ -171,6 +171,19 @@ def test_ansi_render_reports_the_last_step(farm):
         env.close()
 
 
+def test_rgb_array_render_draws_the_live_crawl_as_sb3s_make_vec_env_asks(farm):
+    env = CrawlLiveEnv(render_mode="rgb_array", farm_url=farm.url)
+    try:
+        env.reset(seed=2)
+        first = env.render()
+        env.step(0)
+        frame = env.render()
+        assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        assert not np.array_equal(first, frame)
+    finally:
+        env.close()
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
@@ -178,7 +191,7 @@ def test_ansi_render_reports_the_last_step(farm):
         ({"timeout_s": -1.0}, "timeout_s"),
         ({"retries": 11}, "retries"),
         ({"farm_url": "localhost:1"}, "farm_url"),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "human"}, "render_mode"),
     ],
 )
 def test_bad_arguments_raise_naming_them(kwargs, match):
