@@ -73,6 +73,8 @@ def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
         ['title']
         >>> sorted(value_roles("count", ["85 m²", "120 m²"])), sorted(value_roles("text", ["Aino"]))
         (['property'], ['name'])
+        >>> sorted(value_roles("text", ["669243738", "665381183"]))  # identifiers: no role
+        []
     """
     texts = [v.strip() for v in values[: _SAMPLE * 2] if type(v) is str and v.strip()][:_SAMPLE]
     if not texts:
@@ -83,6 +85,8 @@ def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
         return frozenset({"property"})
     if column_type != "text":
         return frozenset()
+    if sum(1 for text in texts if not any(char.isalpha() for char in text)) * 2 > len(texts):
+        return frozenset()  # identifiers ("669243738", "A-17/3" aside): no name, no place
     sizes = sorted(_size(text) for text in texts)
     middle = sizes[len(sizes) // 2]
     if middle > 40:

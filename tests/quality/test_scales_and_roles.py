@@ -92,3 +92,19 @@ def test_fields_whose_names_say_nothing_speak_when_the_named_ones_lead_nowhere()
         for n in range(6)
     ]
     assert classify_pattern_type(rows) == "article_extraction"
+
+
+def test_an_identifier_column_is_no_name_and_no_place():
+    assert value_roles("text", ["669243738", "665381183", "679824659"]) == frozenset()
+    listing = [{"id": f"66{n}243738", "price": f"{180 + n}000"} for n in range(6)]
+    assert classify_pattern_type(listing) != "product_list"  # an id is not a product's name
+    posts = [
+        {
+            "entry": f"a long forum post about topic {n} and more",
+            "yazar": f"user{n % 3}a",
+            "tarih": f"1999-06-{10 + n}",
+            "entry_id": str(10204 + 7 * n),
+        }
+        for n in range(6)
+    ]
+    assert classify_pattern_type(posts) != "event_listing"  # an id is not an event's place
