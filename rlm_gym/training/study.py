@@ -22,7 +22,7 @@ not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version']
+    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version', 'recipe-cost']
     >>> STUDIES["ablation"].reference
     'binary'
 """
@@ -86,7 +86,7 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
             config=settings.get("config"),
             disable=tuple(settings.get("disable", ())),
             total_timesteps=int(spec["total_timesteps"]),
-            n_envs=int(spec["n_envs"]),
+            n_envs=int(settings.get("n_envs", spec["n_envs"])),
             seed=int(spec["seed"]),
             hyperparams={**spec["hyperparams"], **dict(settings.get("hyperparams") or {})},
             algo=settings.get("algo"),
