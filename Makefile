@@ -60,7 +60,7 @@ $(VENV_RAY)/.installed: pyproject.toml | $(RAY_PY)
 	touch $@
 
 test-ray: $(VENV_RAY)/.installed
-	$(RAY_PY) -m pytest -q tests/training/test_ablation.py -k ray
+	$(RAY_PY) -m pytest -q tests/training/studies/test_ablation.py -k ray
 
 $(CLIENTS_PY):
 	$(PYTHON) -m venv $(VENV_CLIENTS)

@@ -25,7 +25,7 @@ from rlm_gym.training.env_factory import make_bare_env
 from rlm_gym.training.episode_batch import BATCHED_EVAL_ENVS, play_batched
 from rlm_gym.training.episodes import TASK_KEYS, episode_record
 from rlm_gym.training.models import load_model
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.studies.stats import mean_ci95
 
 __all__ = [
     "BASELINES",

@@ -1,7 +1,7 @@
 """The studies behind the README's numbers: what each one asks, its variants and budgets.
 
-``run_study`` (``rlm_gym.training.study``) trains and scores them; this module only says what
-they are, so the demo and the CLI can read a recipe without the machinery that runs it.
+``run_study`` (``rlm_gym.training.studies.runner``) trains and scores them; this module only
+says what they are, so the demo and the CLI can read a recipe without the machinery that runs it.
 
 Example:
     >>> sorted(STUDIES)
