@@ -71,7 +71,7 @@ def register(subparsers: Any) -> None:
     )
     study.add_argument(
         "name",
-        help="ablation, ablation-300k, ablation-v1, defaults, demo-version or recipe-cost "
+        help="ablation, ablation-300k, ablation-v1, defaults, recipe-cost, demo-version "
         "(rlm_gym.training.STUDIES)",
     )
     study.add_argument("--workers", type=positive_int, default=None, help="default: the cores")
