@@ -85,11 +85,13 @@ bench: $(VENV)/.train-installed
 results: $(VENV)/.train-installed
 	$(VENV)/bin/rlm-gym study defaults
 	$(VENV)/bin/rlm-gym study ablation
+	$(PY) docs/reliable_report.py
 	$(PY) docs/render.py
 	$(PY) docs/study_plots.py
 
 # Rewrite the generated blocks of README.md and docs/*.md from the committed JSON files they read.
 readme: $(VENV)/.train-installed
+	$(PY) docs/reliable_report.py
 	$(PY) docs/render.py
 	$(PY) docs/study_plots.py
 

@@ -215,7 +215,27 @@ def main(argv: list[str] | None = None) -> dict:
         "--hp", action="append", default=[], help="a candidate recipe's PPO setting, key=value"
     )
     parser.add_argument("--no-save", action="store_true")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="only train and score the run, untimed (a whole-process timing's command)",
+    )
     args = parser.parse_args(argv)
+    if args.plain:
+        hyperparams = {k: json.loads(v) for k, v in (hp.split("=", 1) for hp in args.hp)}
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = run_spec(
+                args.study,
+                args.variant,
+                args.seed,
+                args.timesteps,
+                Path(tmp) / "run",
+                args.n_envs,
+                hyperparams,
+            )
+            row = _study_module()._train_and_score(spec)
+        print(f"score {row['score']:.6f}")
+        return row
 
     hyperparams = {key: json.loads(value) for key, value in (hp.split("=", 1) for hp in args.hp)}
     measured = measure(

@@ -36,12 +36,14 @@ from ablation_blocks import (
     ablation_verdict,
 )
 from block_tools import BENCHMARKS, RESULTS, ROOT, read_json, table
+from cost_blocks import study_cost
 from real_data_blocks import (
     real_data_crawls,
     real_data_disagreements,
     real_data_figures,
     real_data_groups,
 )
+from reliable_blocks import RELIABLE_BLOCKS
 from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
 from vector_blocks import training_wrapping, vector_wrapper
 
@@ -248,6 +250,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_version": demo_version,
     "vector_wrapper": vector_wrapper,
     "training_wrapping": training_wrapping,
+    "study_cost": study_cost,
+    **RELIABLE_BLOCKS,
 }
 
 
