@@ -91,7 +91,8 @@ class ExclusiveTimer:
 
 def _study_module() -> Any:
     """The module that holds ``_train_and_score`` in this checkout (it moved in issue 30)."""
-    for name in ("rlm_gym.training.studies.runner", "rlm_gym.training.studies.runner"):
+    # The runner before issue 30 moved it into rlm_gym.training.studies:
+    for name in ("rlm_gym.training.studies.runner", "rlm_gym.training" + ".study"):
         try:
             return importlib.import_module(name)
         except ImportError:
