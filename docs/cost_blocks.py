@@ -16,7 +16,11 @@ SECTIONS = (
     "run files",
     "set-up",
 )
-LABELS = {"before": "before (ef690d1)", "after": "after"}
+LABELS = {
+    "before": "before (ef690d1)",
+    "after": "after",
+    "candidate": "after, a cheaper recipe",
+}
 
 
 def _recipe(run: dict) -> str:

@@ -33,13 +33,19 @@ def reliable_table(name: str) -> str:
                 else "-"
             )
         rows.append(cells)
+    counts = sorted({row["seeds"] for row in entry["variants"].values()})
+    seeds = (
+        f"{counts[0]} seed{'s' if counts[0] > 1 else ''}"
+        if len(counts) == 1
+        else f"{counts[0]} to {counts[-1]} seeds"
+    )
     caption = (
         f"The normalised true crawl score as Agarwal et al. (2021) report RL results (`rliable`): "
         f"its interquartile mean (IQM) over seeds with a 95 % stratified bootstrap CI "
         f"({entry['reps']:,} resamples), and the probability of improvement, P(X > Y): the "
         f"chance that a run of the variant scores above a run of the reference, with its 95 % "
         f"bootstrap CI ({entry['poi_reps']:,} resamples). A study is one task (its env), so "
-        f"the bootstrap resamples seeds; with 3 to 5 seeds the intervals are coarse and, unlike "
+        f"the bootstrap resamples seeds; with {seeds} the intervals are coarse and, unlike "
         f"the paired differences above, ignore the pairing by seed.\n\n"
     )
     headers = ["trained on", "seeds", "IQM, normalised [95 % CI]"]
@@ -58,5 +64,12 @@ def _block(name: str) -> Callable[[], str]:
 
 RELIABLE_BLOCKS: dict[str, Callable[[], str]] = {
     f"{name.replace('-', '_')}_reliable": _block(name)
-    for name in ("ablation", "ablation-300k", "ablation-v1", "defaults", "demo-version")
+    for name in (
+        "ablation",
+        "ablation-300k",
+        "ablation-v1",
+        "defaults",
+        "demo-version",
+        "recipe-cost",
+    )
 }

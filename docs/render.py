@@ -44,7 +44,13 @@ from real_data_blocks import (
     real_data_groups,
 )
 from reliable_blocks import RELIABLE_BLOCKS
-from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
+from study_blocks import (
+    ablation_v1_study,
+    defaults_study,
+    demo_table,
+    demo_version,
+    recipe_cost_study,
+)
 from vector_blocks import training_wrapping, vector_wrapper
 
 README = ROOT / "README.md"
@@ -251,6 +257,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "vector_wrapper": vector_wrapper,
     "training_wrapping": training_wrapping,
     "study_cost": study_cost,
+    "recipe_cost_study": recipe_cost_study,
     **RELIABLE_BLOCKS,
 }
 

@@ -42,7 +42,7 @@ __all__ = [
     "BOOTSTRAP_REPS",
     "BOOTSTRAP_SEED",
     "POI_REPS",
-    "PROFILE_TAUS",
+    "PROFILE_POINTS",
     "normalised_seed_scores",
     "plot_performance_profiles",
     "reliable_report",
@@ -55,8 +55,9 @@ BOOTSTRAP_REPS = 10_000
 POI_REPS = 2_000
 #: The bootstrap's seed: the same results file gives the same intervals.
 BOOTSTRAP_SEED = 0
-#: Where the performance profile is read (normalised score thresholds).
-PROFILE_TAUS = tuple(float(tau) for tau in np.linspace(0.0, 1.0, 41))
+#: Thresholds (normalised score) at which a performance profile is read: 51 from the lowest
+#: run's score, rounded down to a tenth, to 1.0 (the oracle).
+PROFILE_POINTS = 51
 
 
 def normalised_seed_scores(results: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -186,7 +187,8 @@ def plot_performance_profiles(
     scores = normalised_seed_scores(results)
     names = [name for name in (variants or scores) if name in scores]
     np.random.seed(seed)  # rliable's profile bootstrap draws from numpy's global generator
-    taus = np.asarray(PROFILE_TAUS)
+    lowest = min(float(scores[name].min()) for name in names)
+    taus = np.linspace(min(np.floor(lowest * 10) / 10, 0.9), 1.0, PROFILE_POINTS)
     profiles, bands = library.create_performance_profile(
         {name: scores[name] for name in names}, taus, reps=reps
     )
@@ -202,7 +204,7 @@ def plot_performance_profiles(
         ax=axes,
     )
     handles = [matplotlib.lines.Line2D([], [], color=colors[name], label=name) for name in names]
-    axes.legend(handles=handles, loc="lower left", fontsize=8, ncol=2)
+    axes.legend(handles=handles, loc="upper right", fontsize=8, ncol=2)
     figure.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
