@@ -24,6 +24,7 @@ BENCHMARKS = (
     ("crawl_env_throughput.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),
+    ("study_cost.py", []),
     ("real_data.py", ["--save", "--quiet"]),
 )
 

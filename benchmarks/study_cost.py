@@ -14,7 +14,10 @@ whole run: rollout and update grow with the steps, the curve evaluations with th
 (one every ``eval_freq`` steps), the final evaluation and set-up stay as they are.
 
 The script runs against any checkout of the package (``PYTHONPATH=/path/to/old/tree``), so
-``--label before`` records the old code's split next to today's (``--label after``).
+``--label before`` records the old code's split next to today's (``--label after``, what
+``make bench`` refreshes); ``--n-envs`` and ``--hp key=value`` measure a candidate recipe
+(``--label candidate``). ``--plain`` only trains and scores the run, untimed: the command a
+whole-process timing of old against new code runs.
 
 Run: ``.venv/bin/python benchmarks/study_cost.py [--timesteps 65536] [--label after]``
 """
