@@ -60,7 +60,7 @@ $(VENV_RAY)/.installed: pyproject.toml | $(RAY_PY)
 	touch $@
 
 test-ray: $(VENV_RAY)/.installed
-	$(RAY_PY) -m pytest -q tests/training/test_ablation.py -k ray
+	$(RAY_PY) -m pytest -q tests/training/studies/test_ablation.py -k ray
 
 $(CLIENTS_PY):
 	$(PYTHON) -m venv $(VENV_CLIENTS)
@@ -85,11 +85,13 @@ bench: $(VENV)/.train-installed
 results: $(VENV)/.train-installed
 	$(VENV)/bin/rlm-gym study defaults
 	$(VENV)/bin/rlm-gym study ablation
+	$(PY) docs/reliable_report.py
 	$(PY) docs/render.py
 	$(PY) docs/study_plots.py
 
 # Rewrite the generated blocks of README.md and docs/*.md from the committed JSON files they read.
 readme: $(VENV)/.train-installed
+	$(PY) docs/reliable_report.py
 	$(PY) docs/render.py
 	$(PY) docs/study_plots.py
 

@@ -25,6 +25,7 @@ BENCHMARKS = (
     ("live_env.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),
+    ("study_cost.py", []),
     ("real_data.py", ["--save", "--quiet"]),
     ("scrapy_memory.py", []),
 )

@@ -37,6 +37,7 @@ from ablation_blocks import (
 )
 from block_tools import BENCHMARKS, RESULTS, ROOT, read_json, table
 from cli_blocks import cli_reference
+from cost_blocks import study_cost
 from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
     real_data_crawls,
@@ -44,9 +45,16 @@ from real_data_blocks import (
     real_data_figures,
     real_data_groups,
 )
+from reliable_blocks import RELIABLE_BLOCKS
 from runtime_blocks import runtime_blocks
 from scrapy_blocks import scrapy_memory, scrapy_settings, scrapy_stats
-from study_blocks import ablation_v1_study, defaults_study, demo_table, demo_version
+from study_blocks import (
+    ablation_v1_study,
+    defaults_study,
+    demo_table,
+    demo_version,
+    recipe_cost_study,
+)
 from vector_blocks import training_wrapping, vector_wrapper
 
 README = ROOT / "README.md"
@@ -303,6 +311,9 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "scrapy_memory": scrapy_memory,
     "live_throughput": live_throughput,
     "sim_to_live": sim_to_live,
+    "study_cost": study_cost,
+    "recipe_cost_study": recipe_cost_study,
+    **RELIABLE_BLOCKS,
 }
 
 

@@ -116,6 +116,53 @@ def defaults_study() -> str:
     return study_table("defaults")
 
 
+def recipe_cost_study() -> str:
+    """The ``recipe-cost`` study: cheaper PPO recipes against the ablation's and the demo's."""
+    results = study("recipe-cost")
+    rows = []
+    for variant, row in results["variants"].items():
+        settings = row.get("settings") or {}
+        params = {**results["hyperparams"], **(settings.get("hyperparams") or {})}
+        recipe = (
+            f"{settings.get('n_envs', results['n_envs'])} x {params['n_steps']}, "
+            f"{params.get('batch_size', 256)}, {params.get('n_epochs', 10)}"
+        )
+        per_seed = "/".join(f"{run['score']:.3f}" for run in row.get("per_seed", []))
+        one_seed = len(row["seeds"]) < 2
+        versus = []
+        for other in (results["reference"], *results.get("compare_to", ())):
+            if variant == other:
+                versus.append("(reference)")
+            elif other == results["reference"]:
+                versus.append(
+                    pm(row.get("vs_reference"), None if one_seed else row.get("vs_reference_ci95"))
+                )
+            else:
+                found = ((row.get("vs") or {}).get(other) or {}).get("score") or {}
+                versus.append(pm(found.get("diff"), None if one_seed else found.get("ci95")))
+        rows.append(
+            [
+                f"`{variant}`",
+                f"{row.get('total_timesteps', results['total_timesteps']) // 1000}k",
+                recipe,
+                len(row["seeds"]),
+                pm(row["score"], None if one_seed else row["score_ci95"]),
+                per_seed or "-",
+                *versus,
+            ]
+        )
+    headers = [
+        "trained on",
+        "steps",
+        "envs x steps, minibatch, epochs",
+        "seeds",
+        "true crawl score",
+        "per seed",
+        *(f"vs `{name}`" for name in (results["reference"], *results.get("compare_to", ()))),
+    ]
+    return study_caption(results, True) + table(headers, rows)
+
+
 def ablation_v1_study() -> str:
     """The ablation as it was answered on Crawl-v1 (``results/ablation-v1.json``)."""
     return study_table("ablation-v1")

@@ -1,5 +1,8 @@
 """Training and ablation with stable-baselines3 (the ``train`` extra) and Ray Tune (``ray``).
 
+Training (runs, evaluation, the reward in the vector env, the demo) lives here; the studies
+(plans, runs of variants x seeds, summaries, statistics, ``ablate``) in ``studies``.
+
 Names are imported lazily, so ``import rlm_gym.training`` (and its CLI module) works with only
 the core installed; using a name that needs torch / SB3 then raises an error naming the extra.
 """
@@ -51,10 +54,10 @@ __all__ = [
 ]
 
 _HOME = {
-    "ABLATION_BACKENDS": "ablation",
-    "ablate": "ablation",
-    "ablation_variants": "ablation",
-    "AblationResult": "ablation_results",
+    "ABLATION_BACKENDS": "studies.ablation",
+    "ablate": "studies.ablation",
+    "ablation_variants": "studies.ablation",
+    "AblationResult": "studies.ablation_results",
     "BASELINES": "evaluation",
     "EvalResult": "evaluation",
     "comparison_table": "evaluation",
@@ -82,8 +85,8 @@ _HOME = {
     "MissingExtraError": "_deps",
     "plot_ablation": "plots",
     "plot_curves": "plots",
-    "STUDIES": "study",
-    "run_study": "study",
+    "STUDIES": "studies.plans",
+    "run_study": "studies.runner",
     "replay": "playback",
     "DEMO_ENV_ID": "demo",
     "DEMO_VARIANT": "demo",

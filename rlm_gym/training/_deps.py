@@ -12,6 +12,7 @@ _EXTRA_OF = {
     "sb3_contrib": "train",
     "matplotlib": "train",
     "rich": "train",
+    "rliable": "train",
     "ray": "ray",
     "aiohttp": "live",
     "parsel": "live",

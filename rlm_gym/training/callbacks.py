@@ -18,10 +18,13 @@ __all__ = ["RewardComponentsCallback"]
 class RewardComponentsCallback(BaseCallback):
     """Log a ``RewardPolicyWrapper``'s components and each finished episode's crawl details.
 
-    Every step, for every env, each ``info["reward_components"]`` entry goes to
-    ``logger.record_mean("reward/<name>", value)``, so the dumped ``reward/<name>`` is the mean
-    of the component over the steps since the last dump (one rollout with PPO's default
-    ``log_interval=1``). At the end of an episode the callback records:
+    Every step, for every env, the callback keeps ``info["reward_components"]``; at the end of
+    the rollout each component's mean over those steps goes to
+    ``logger.record_mean("reward/<name>", mean)``, so the dumped ``reward/<name>`` is the mean
+    of the component over the rollout's steps (one rollout per dump with PPO's default
+    ``log_interval=1``; one ``record_mean`` per component and rollout instead of one per step
+    and env, which cost a tenth of a study run's CPU). At the end of an episode the callback
+    records:
 
     * ``episode_reward/<name>``: the episode's per-component sums
       (``info["episode_reward_components"]``);
@@ -55,6 +58,7 @@ class RewardComponentsCallback(BaseCallback):
         self._true_returns: np.ndarray | None = None
         self._shaped_returns: np.ndarray | None = None
         self._lengths: np.ndarray | None = None
+        self._components: list[dict[str, float]] = []
 
     def _on_step(self) -> bool:
         infos = self.locals["infos"]
@@ -62,10 +66,11 @@ class RewardComponentsCallback(BaseCallback):
         dones = self.locals.get("dones")
         if self._true_returns is None or len(self._true_returns) != len(infos):
             self._reset_returns(len(infos))
-        record_mean = self.logger.record_mean
+        components = self._components
         for index, info in enumerate(infos):
-            for name, value in info.get("reward_components", {}).items():
-                record_mean(f"reward/{name}", value)
+            step_components = info.get("reward_components")
+            if step_components:
+                components.append(step_components)
             self._true_returns[index] += info.get("env_reward", 0.0)
             if rewards is not None:
                 self._shaped_returns[index] += float(rewards[index])
@@ -74,6 +79,25 @@ class RewardComponentsCallback(BaseCallback):
             if done:
                 self._on_episode_end(index, info)
         return True
+
+    def _on_rollout_end(self) -> None:
+        self._record_components()
+
+    def _on_training_end(self) -> None:
+        self._record_components()  # steps after the last rollout's end (none with PPO)
+
+    def _record_components(self) -> None:
+        rows, self._components = self._components, []
+        if not rows:
+            return
+        sums: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        for row in rows:
+            for name, value in row.items():
+                sums[name] = sums.get(name, 0.0) + value
+                counts[name] = counts.get(name, 0) + 1
+        for name, total in sums.items():
+            self.logger.record_mean(f"reward/{name}", total / counts[name])
 
     def _reset_returns(self, n_envs: int) -> None:
         self._true_returns = np.zeros(n_envs)

@@ -1,9 +1,9 @@
 """``rlm-gym demo``: train an agent on the crawl env (`crawl` policy) and compare baselines.
 
 The training recipe is the ``DEMO_VARIANT`` of the ``defaults`` study
-(``rlm_gym.training.study_plans.STUDIES``): the one that measured best on the true crawl score over
-3 seeds (``rlm-gym study defaults`` writes ``results/defaults.json``, from which the README's
-tables are rendered). The demo trains it for its budget in the study (the recipe's own
+(``rlm_gym.training.studies.plans.STUDIES``): the one that measured best on the true crawl
+score over 3 seeds (``rlm-gym study defaults`` writes ``results/defaults.json``, from which
+the README's tables are rendered). The demo trains it for its budget in the study (the recipe's own
 ``total_timesteps``, else the study's) with the study's envs and PPO settings, so
 ``rlm-gym demo --seed N`` reproduces the study's run of seed ``N``. The baselines (the oracle
 plans, so it is the slow one) are scored on the second core while the agent trains on the
@@ -26,7 +26,7 @@ from rlm_gym.training.models import DEFAULT_ALGO
 from rlm_gym.training.plots import plot_curves
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic, write_text_atomic
-from rlm_gym.training.study_plans import (
+from rlm_gym.training.studies.plans import (
     STUDIES,
     STUDY_EVAL_EPISODES,
     STUDY_EVAL_SEED,

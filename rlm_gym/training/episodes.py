@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rlm_gym.crawl import WEIGHTED_COMPONENTS, crawl_reward
+from rlm_gym.crawl import WEIGHTED_COMPONENTS
+from rlm_gym.crawl.memo import memo_for
+from rlm_gym.crawl.reward import score_crawl_result
+from rlm_gym.crawl.settings import DEFAULT_SETTINGS
 
 __all__ = ["TASK_KEYS", "crawl_result_from_info", "episode_record"]
 
@@ -53,7 +56,9 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     of the ground truth, which Crawl-v2's reward (the crawler's recorded success) is not.
     When the last step carries a crawl result, the record adds the crawl reward's raw
     scores (``WEIGHTED_COMPONENTS``), ``tier``, ``pattern_type``, ``items``, ``pages``,
-    ``time_per_page_ms`` and ``strategy`` (recomputed with ``rlm_gym.crawl.crawl_reward``);
+    ``time_per_page_ms`` and ``strategy`` (``rlm_gym.crawl.crawl_reward``'s, through the
+    scoring memo the env shares with every default-config scorer: the items an env just
+    judged are not judged again);
     when it carries the task outcome (``info["task"]``), every ``TASK_KEYS`` entry as a number
     (``job_done`` and ``banned`` as 1.0 / 0.0, so their means are rates).
 
@@ -77,7 +82,9 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     crawl_result = crawl_result_from_info(info)
     if crawl_result is None:
         return record
-    details = crawl_reward(crawl_result).details
+    details = score_crawl_result(
+        crawl_result, DEFAULT_SETTINGS, memo=memo_for(DEFAULT_SETTINGS)
+    ).details
     navigation = crawl_result.get("navigation_result") or {}
     data = crawl_result.get("data")
     for name in WEIGHTED_COMPONENTS:

@@ -22,9 +22,10 @@ from rlm_gym.crawl.patterns import TIERS
 from rlm_gym.envs import BEST_FIXED_STRATEGY, CURRENT_CRAWL_ENV_ID
 from rlm_gym.tables import markdown_table
 from rlm_gym.training.env_factory import make_bare_env
+from rlm_gym.training.episode_batch import BATCHED_EVAL_ENVS, play_batched
 from rlm_gym.training.episodes import TASK_KEYS, episode_record
 from rlm_gym.training.models import load_model
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.studies.stats import mean_ci95
 
 __all__ = [
     "BASELINES",
@@ -161,6 +162,7 @@ def model_actor(model: Any, deterministic: bool = True) -> Actor:
             action, _ = model.predict(obs, deterministic=deterministic)
         return int(action)
 
+    act.model = model  # type: ignore[attr-defined]  (what batched evaluation plays)
     return act
 
 
@@ -194,8 +196,17 @@ def evaluate(
     deterministic: bool = True,
     label: str | None = None,
     max_episode_steps: int = 10_000,
+    n_envs: int | None = None,
 ) -> EvalResult:
     """Play ``n_episodes`` seeded episodes and record the true score and crawl details.
+
+    A model played greedily (``deterministic``) plays ``n_envs`` episodes at once (default
+    ``BATCHED_EVAL_ENVS``): one env per episode in play, one batched policy call per step, the
+    next episode started on an env as soon as its episode ends. Each episode is still
+    ``reset(seed=seed + i)`` on an env of its own and the same actions are chosen, so the
+    records are the same as one episode at a time (``n_envs=1``), in the same order
+    (``tests/training/test_evaluation.py`` compares both). Baselines, callables and sampled
+    actions play one episode at a time.
 
     Args:
         model_or_baseline: An SB3 model, a path saved by ``train``, a baseline name
@@ -208,6 +219,7 @@ def evaluate(
         deterministic: Greedy actions for models.
         label: Name in tables (default: the baseline name or ``"trained"``).
         max_episode_steps: Safety cap for envs without a time limit.
+        n_envs: Episodes played at once by a greedy model (1: one at a time).
 
     Returns:
         The ``EvalResult``.
@@ -224,7 +236,19 @@ def evaluate(
     """
     if isinstance(n_episodes, bool) or not isinstance(n_episodes, int) or n_episodes <= 0:
         raise ValueError(f"Expected `n_episodes` to be a positive integer, got {n_episodes!r}")
+    if n_envs is not None and (
+        isinstance(n_envs, bool) or not isinstance(n_envs, int) or n_envs <= 0
+    ):
+        raise ValueError(f"Expected `n_envs` to be a positive integer or None, got {n_envs!r}")
     actor, default_label = _resolve_actor(model_or_baseline, deterministic)
+    model = getattr(actor, "model", None)
+    batch = min(n_envs or BATCHED_EVAL_ENVS, n_episodes)
+    if model is not None and deterministic and batch > 1:
+        records = play_batched(
+            model, env_id, n_episodes, seed, batch, env_kwargs, max_episode_steps
+        )
+        if records is not None:
+            return EvalResult(label or default_label, records)
     env = make_bare_env(env_id, env_kwargs)
     result = EvalResult(label or default_label)
     try:

@@ -19,6 +19,7 @@ would score in the main process.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,47 @@ from rlm_gym.training.env_factory import make_bare_env, make_env
 if TYPE_CHECKING:  # run_config imports env_factory, never this module
     from rlm_gym.training.run_config import RunConfig
 
-__all__ = ["make_training_vec_env", "per_env_factory"]
+__all__ = ["info_passing_dummy_vec_env", "make_training_vec_env", "per_env_factory"]
+
+
+@functools.cache
+def info_passing_dummy_vec_env() -> type:
+    """SB3's ``DummyVecEnv`` handing over each step's info dicts rather than deep copies.
+
+    ``DummyVecEnv.step_wait`` returns ``deepcopy(infos)`` every step. A crawl step's info holds
+    the action, its ``ActionResult`` and the reward components, and the copy took more than half
+    of the vector env's CPU (``benchmarks/study_cost.py``). The envs of a run (the crawl envs,
+    Gymnasium's, the reward wrappers) build a new info dict on every step, and SB3 and our
+    callbacks read a step's infos during that step, so the copy protects nothing here: the
+    same seed trains the same model, weight for weight (``tests/training/test_vec_envs.py``).
+    Everything else (seeding, resets, the final observation of a finished episode) is
+    ``DummyVecEnv``'s.
+    """
+    import numpy as np
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    class InfoPassingDummyVecEnv(DummyVecEnv):
+        def step_wait(self):  # type: ignore[no-untyped-def]
+            for index, env in enumerate(self.envs):
+                obs, reward, terminated, truncated, info = env.step(self.actions[index])
+                self.buf_rews[index] = reward
+                done = terminated or truncated
+                self.buf_dones[index] = done
+                info["TimeLimit.truncated"] = truncated and not terminated
+                if done:
+                    info["terminal_observation"] = obs
+                    obs, self.reset_infos[index] = env.reset()
+                self.buf_infos[index] = info
+                self._save_obs(index, obs)
+            return (
+                self._obs_from_buf(),
+                np.copy(self.buf_rews),
+                np.copy(self.buf_dones),
+                list(self.buf_infos),
+            )
+
+    InfoPassingDummyVecEnv.__qualname__ = InfoPassingDummyVecEnv.__name__
+    return InfoPassingDummyVecEnv
 
 
 def _seeded_bare_env(env_id: str, env_kwargs: Any, seed: int | None) -> gym.Env:
@@ -81,9 +122,9 @@ def make_training_vec_env(config: RunConfig, seed: int, done: int = 0) -> Any:
         ('VecMonitor', 'VecRewardPolicyWrapper')
     """
     from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import SubprocVecEnv, VecMonitor
 
-    vec_cls, vec_kwargs = DummyVecEnv, {}
+    vec_cls, vec_kwargs = info_passing_dummy_vec_env(), {}
     if config.vec_env == "subproc":
         vec_cls, vec_kwargs = SubprocVecEnv, {"start_method": "forkserver"}
     if config.reward_wrapping == "per_env":

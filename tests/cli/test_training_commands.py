@@ -85,7 +85,7 @@ def test_train_help_says_the_plain_recipe_is_not_the_studys_best(capsys):
 
 
 def test_study_help_names_every_study(capsys):
-    from rlm_gym.training.study_plans import STUDIES
+    from rlm_gym.training.studies.plans import STUDIES
 
     with pytest.raises(SystemExit):
         main(["study", "--help"])

@@ -91,3 +91,19 @@ def test_a_run_without_a_recorded_wrapping_resumes_per_env_as_it_trained():
     record = RunConfig("CartPole-v1", "lenient", algo="ppo").to_json()
     del record["reward_wrapping"]
     assert RunConfig.from_json(record).reward_wrapping == "per_env"
+
+
+def test_passing_infos_without_copies_trains_the_same_agent_as_dummy_vec_env(monkeypatch):
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from rlm_gym.training import vec_envs
+
+    settings = {"config": {"efficiency_errors": "graded"}, "reward_wrapping": "per_env"}
+    passing = train(CRAWL_V2_ENV_ID, "crawl", total_timesteps=600, **{**TINY, **settings})
+    assert type(passing.model.env).__name__ == "InfoPassingDummyVecEnv"
+    monkeypatch.setattr(vec_envs, "info_passing_dummy_vec_env", lambda: DummyVecEnv)
+    copying = train(CRAWL_V2_ENV_ID, "crawl", total_timesteps=600, **{**TINY, **settings})
+    assert type(copying.model.env) is DummyVecEnv
+    assert len(passing.episodes) > 3
+    assert passing.episodes == copying.episodes
+    np.testing.assert_array_equal(_parameters(passing.model), _parameters(copying.model))

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from rlm_gym.training._deps import require
-from rlm_gym.training.ablation_results import ROW_KEYS
 from rlm_gym.training.evaluation import evaluate
 from rlm_gym.training.pools import pool_context
+from rlm_gym.training.studies.ablation_results import ROW_KEYS
 from rlm_gym.training.trainer import train
 
 __all__ = ["CURVE_POINTS", "Report", "progress_line", "run_local", "run_ray", "run_variant"]

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from rlm_gym.training.study import Study, run_study, summarise_study
+from rlm_gym.training.studies.runner import Study, run_study, summarise_study
 
 TINY = Study(
     name="tiny",
@@ -77,7 +77,7 @@ def test_a_variant_with_its_own_budget_trains_for_it_unless_a_budget_is_forced(t
     assert forced["variants"]["long"]["per_seed"][0]["train_timesteps"] == 128
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BASELINES = {"random": {"score": 0.3}, "oracle": {"score": 0.9}}
 
 

@@ -1,11 +1,11 @@
 """The studies behind the README's numbers: what each one asks, its variants and budgets.
 
-``run_study`` (``rlm_gym.training.study``) trains and scores them; this module only says what
-they are, so the demo and the CLI can read a recipe without the machinery that runs it.
+``run_study`` (``rlm_gym.training.studies.runner``) trains and scores them; this module only
+says what they are, so the demo and the CLI can read a recipe without the machinery that runs it.
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version']
+    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version', 'recipe-cost']
     >>> STUDIES["ablation"].env_id, STUDIES["ablation"].compare_to
     ('rlm_gym/Crawl-v2', ('full',))
 """
@@ -68,8 +68,8 @@ class Study:
         variants: Variant name -> training settings (``policy``, ``config``, ``disable``,
             ``shaping``, ``algo``, ``hyperparams``, ``total_timesteps``, ``reward_schedule``
             as a ``WeightSchedule.to_dict()``, ``env_id``: the version it trains on, when it
-            is not the study's; the true crawl score is the same on every version), each
-            optional. A variant's
+            is not the study's; the true crawl score is the same on every version;
+            ``n_envs``: its envs, when they are not the study's), each optional. A variant's
             ``total_timesteps`` is its own budget (a budget question, e.g. the same recipe
             trained longer); the results record every variant's budget.
         reference: The variant every other one is compared to, paired by seed.
@@ -163,6 +163,12 @@ def _crawl_v2_ablation() -> dict[str, Any]:
     }
 
 
+# Cheaper recipes for the same 4,096-step rollouts (issue 30, benchmarks/study_cost.py): 64 envs
+# x 64 steps pay SB3's per-step costs (one policy call, one buffer write) once per 64 env steps
+# instead of 16; minibatches of 1,024 make a quarter of the gradient steps; 5 epochs half again.
+_CHEAP = {"n_envs": 64, "hyperparams": {"n_steps": 64, "batch_size": 1024}}
+_CHEAPER = {"n_envs": 64, "hyperparams": {"n_steps": 64, "batch_size": 1024, "n_epochs": 5}}
+
 _ABLATION_QUESTION = (
     "Does the multi-dimensional crawl reward train better crawlers than the binary success "
     "reward at equal budget, and which components carry it?"
@@ -230,6 +236,30 @@ STUDIES: dict[str, Study] = {
             },
             reference="Crawl-v1",
             total_timesteps=_DEMO_BUDGET,
+        ),
+        Study(
+            name="recipe-cost",
+            question=(
+                "Can a study run cost less without changing what it concludes? The ablation's "
+                "recipe (`full`, 16 envs x 256 steps, minibatches of 256, 10 epochs) against "
+                "64 envs x 64 steps with minibatches of 1,024 (10 and 5 epochs), at the "
+                "ablation's budget; and the demo's recipe (graded efficiency, 450k steps) on "
+                "Crawl-v2 against the cheaper one, paired by seed."
+            ),
+            variants={
+                "today": {},
+                "envs64+batch1024": _CHEAP,
+                "envs64+batch1024+epochs5": _CHEAPER,
+                "demo": {"config": _GRADED, "total_timesteps": _DEMO_BUDGET},
+                "demo+envs64+batch1024+epochs5": {
+                    **_CHEAPER,
+                    "config": _GRADED,
+                    "total_timesteps": _DEMO_BUDGET,
+                },
+            },
+            seeds=(0, 1, 2),
+            total_timesteps=600_000,
+            **{**_crawl_v2_ablation(), "reference": "today", "compare_to": ("demo",)},
         ),
         # The same question on Crawl-v1 (the simulator's success knows which rows are valid),
         # kept as the record it was answered with before Crawl-v2.

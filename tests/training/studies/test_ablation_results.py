@@ -6,7 +6,11 @@ import csv
 import json
 import math
 
-from rlm_gym.training.ablation_results import AblationResult, summarise_ablation, write_ablation
+from rlm_gym.training.studies.ablation_results import (
+    AblationResult,
+    summarise_ablation,
+    write_ablation,
+)
 
 SUMMARY = [
     {"variant": "full", "runs": 2, "score": 0.81234, "score_ci95": 0.0123, "normalised": 0.7,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.studies.stats import mean_ci95
 
 __all__ = ["TASK_MEASURES", "mean_and_ci", "paired_differences", "paired_task_measures"]
 

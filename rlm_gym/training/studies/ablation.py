@@ -7,8 +7,8 @@ full, unablated crawl reward), so variants differ only in what they were trained
 
 ``backend="local"`` runs the grid in a process pool sized to the cores; ``backend="ray"`` runs
 the same grid as a Ray Tune experiment (``pip install "rlm-gym[ray]"``); see
-``rlm_gym.training.ablation_runs``. Both return the same ``AblationResult`` and write the same
-files, atomically, into a new output directory (an existing, non-empty ``out_dir`` gets a
+``rlm_gym.training.studies.ablation_runs``. Both return the same ``AblationResult`` and write
+the same files, atomically, into a new output directory (an existing, non-empty ``out_dir`` gets a
 ``-2``, ``-3`` ... suffix: one ablation never overwrites another). A line per finished run goes
 to stderr (``progress=False`` silences it).
 """
@@ -25,18 +25,18 @@ from typing import Any
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
 from rlm_gym.policies import PolicyRegistry
-from rlm_gym.training.ablation_results import (
-    AblationResult,
-    normalised_score,
-    summarise_ablation,
-    write_ablation,
-)
-from rlm_gym.training.ablation_runs import progress_line, run_local, run_ray
 from rlm_gym.training.env_factory import check_policy_fits, make_env
 from rlm_gym.training.evaluation import evaluate
 from rlm_gym.training.hyperparams import check_hyperparams
 from rlm_gym.training.models import choose_algo
 from rlm_gym.training.runs import unique_run_dir
+from rlm_gym.training.studies.ablation_results import (
+    AblationResult,
+    normalised_score,
+    summarise_ablation,
+    write_ablation,
+)
+from rlm_gym.training.studies.ablation_runs import progress_line, run_local, run_ray
 
 __all__ = ["ABLATION_BACKENDS", "ablate", "ablation_variants"]
 

@@ -9,8 +9,8 @@ import pytest
 
 from rlm_gym.crawl import CrawlRewardPolicy
 from rlm_gym.training.run_config import RunConfig
-from rlm_gym.training.study_plans import STUDIES, Study
-from rlm_gym.training.study_summary import steps_to_beat, summarise_study
+from rlm_gym.training.studies.plans import STUDIES, Study
+from rlm_gym.training.studies.summary import steps_to_beat, summarise_study
 
 STUDY = Study(
     "t", "?", {"a": {}, "b": {}, "c": {}}, reference="b", seeds=(0, 1, 2), compare_to=("a",)

@@ -18,7 +18,7 @@ from rlm_gym.crawl import WEIGHTED_COMPONENTS
 from rlm_gym.tables import markdown_table, mean_and_ci
 from rlm_gym.training.plots import plot_ablation, plot_ablation_curves
 from rlm_gym.training.runs import atomic_write, write_json_atomic, write_text_atomic
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.studies.stats import mean_ci95
 
 __all__ = ["ROW_KEYS", "AblationResult", "normalised_score", "summarise_ablation", "write_ablation"]
 

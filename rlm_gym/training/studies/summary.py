@@ -12,8 +12,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rlm_gym.training.study_plans import Study, variant_budget
-from rlm_gym.training.task_measures import (
+from rlm_gym.training.studies.plans import Study, variant_budget
+from rlm_gym.training.studies.task_measures import (
     mean_and_ci,
     paired_differences,
     paired_task_measures,

@@ -10,7 +10,7 @@ pytest.importorskip("stable_baselines3")
 
 import rlm_gym.envs  # noqa: F401
 from rlm_gym.policies import PolicyRegistry
-from rlm_gym.training.ablation import ablate, ablation_variants
+from rlm_gym.training.studies.ablation import ablate, ablation_variants
 
 pytestmark = pytest.mark.slow
 TINY = {

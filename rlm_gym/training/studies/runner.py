@@ -1,9 +1,9 @@
 """Studies: the learning experiments behind every number the README reports.
 
-A :class:`Study` (defined with ``STUDIES`` in ``study_plans``) is a question answered by
+A :class:`Study` (defined with ``STUDIES`` in ``plans``) is a question answered by
 training one agent per (variant, seed) at equal budget and scoring every agent and the
 baselines on the same seeded episodes with the env's own, full crawl reward. ``run_study``
-writes ``results/<name>.json`` (``study_summary``): per variant the mean and 95 % CI over
+writes ``results/<name>.json`` (``summary``): per variant the mean and 95 % CI over
 seeds, the **paired** difference to the study's reference variant (same seeds, same
 evaluation episodes; Student t over the per-seed differences) and per-seed rows, plus the
 baselines. The README's learning tables are rendered from those files (``make readme``).
@@ -22,7 +22,7 @@ not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)
-    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version']
+    ['ablation', 'ablation-300k', 'ablation-v1', 'defaults', 'demo-version', 'recipe-cost']
     >>> STUDIES["ablation"].reference
     'binary'
 """
@@ -44,14 +44,14 @@ from rlm_gym._validation import unknown_name_error
 from rlm_gym.training.evaluation import evaluate
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic
-from rlm_gym.training.study_plans import (
+from rlm_gym.training.studies.plans import (
     STUDIES,
     STUDY_EVAL_EPISODES,
     STUDY_EVAL_SEED,
     Study,
     variant_budget,
 )
-from rlm_gym.training.study_summary import summarise_study
+from rlm_gym.training.studies.summary import summarise_study
 from rlm_gym.training.trainer import resume, train
 
 __all__ = [
@@ -86,7 +86,7 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
             config=settings.get("config"),
             disable=tuple(settings.get("disable", ())),
             total_timesteps=int(spec["total_timesteps"]),
-            n_envs=int(spec["n_envs"]),
+            n_envs=int(settings.get("n_envs", spec["n_envs"])),
             seed=int(spec["seed"]),
             hyperparams={**spec["hyperparams"], **dict(settings.get("hyperparams") or {})},
             algo=settings.get("algo"),

@@ -1,0 +1,295 @@
+"""Where one study run's CPU goes: rollout (policy forward, env + wrapper, callbacks, SB3's own
+bookkeeping), update (gradient steps), evaluation (learning-curve points, the final score),
+run files and set-up.
+
+One run of a study's recipe (default: the ``ablation`` study's ``full`` variant, seed 0) is
+trained and scored exactly as ``run_study`` trains and scores it, with every section's CPU time
+(``time.process_time``: the whole process, torch's threads included) charged *exclusively*: a
+section nested in another (an evaluation run from a callback inside the rollout, the policy's
+forward pass inside the rollout) is taken out of its parent. What no section claims is set-up
+(imports, building the model and the envs) and is measured as the process's total CPU.
+
+A short run gives the shares; ``--scale-to`` (default: the study's budget) scales them to a
+whole run: rollout and update grow with the steps, the curve evaluations with their count
+(one every ``eval_freq`` steps), the final evaluation and set-up stay as they are.
+
+The script runs against any checkout of the package (``PYTHONPATH=/path/to/old/tree``), so
+``--label before`` records the old code's split next to today's (``--label after``, what
+``make bench`` refreshes); ``--n-envs`` and ``--hp key=value`` measure a candidate recipe
+(``--label candidate``). ``--plain`` only trains and scores the run, untimed: the command a
+whole-process timing of old against new code runs.
+
+Run: ``.venv/bin/python benchmarks/study_cost.py [--timesteps 65536] [--label after]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import print_table, save_results
+
+SECTIONS = (
+    "policy forward",
+    "env + wrapper",
+    "callbacks",
+    "SB3 rollout bookkeeping",
+    "update",
+    "curve evaluation",
+    "final evaluation",
+    "run files",
+    "set-up",
+)
+
+
+class ExclusiveTimer:
+    """CPU time per section, each nested section's time taken out of its parent's."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self._stack: list[str] = []
+        self._mark = 0.0
+
+    def enter(self, name: str) -> None:
+        now = time.process_time()
+        if self._stack:
+            self.totals[self._stack[-1]] += now - self._mark
+        self._stack.append(name)
+        self.calls[name] += 1
+        self._mark = now
+
+    def leave(self) -> None:
+        now = time.process_time()
+        self.totals[self._stack.pop()] += now - self._mark
+        self._mark = now
+
+    def wrap(self, owner: Any, attribute: str, name: str, only_inside: str | None = None) -> None:
+        """Charge every call of ``owner.attribute`` to ``name`` (when ``only_inside`` is given,
+        only the calls made while that section is open)."""
+        original = getattr(owner, attribute)
+        timer = self
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if only_inside is not None and only_inside not in timer._stack:
+                return original(*args, **kwargs)
+            timer.enter(name)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                timer.leave()
+
+        setattr(owner, attribute, timed)
+
+
+def _study_module() -> Any:
+    """The module that holds ``_train_and_score`` in this checkout (it moved in issue 30)."""
+    # The runner before issue 30 moved it into rlm_gym.training.studies:
+    for name in ("rlm_gym.training.studies.runner", "rlm_gym.training" + ".study"):
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    raise ImportError("no study runner found in this checkout of rlm_gym")
+
+
+def run_spec(
+    study_name: str,
+    variant: str,
+    seed: int,
+    timesteps: int,
+    run_dir: Path,
+    n_envs: int | None = None,
+    hyperparams: dict | None = None,
+) -> dict:
+    """The run's spec as ``run_study`` builds it (the same keys in both checkouts); ``n_envs``
+    and ``hyperparams`` override the study's (a candidate recipe's cost)."""
+    from rlm_gym.training import STUDIES
+
+    study = STUDIES[study_name]
+    settings = dict(study.variants[variant])
+    return {
+        "variant": variant,
+        "seed": seed,
+        "settings": settings,
+        "run_dir": str(run_dir),
+        "env_id": settings.get("env_id", study.env_id),
+        "total_timesteps": timesteps,
+        "n_envs": n_envs or study.n_envs,
+        "hyperparams": {**study.hyperparams, **(hyperparams or {})},
+        "n_eval_episodes": study.n_eval_episodes,
+        "eval_seed": study.eval_seed,
+        "curve_eval": dict(study.curve_eval),
+    }
+
+
+def measure(
+    study_name: str,
+    variant: str,
+    seed: int,
+    timesteps: int,
+    n_envs: int | None = None,
+    hyperparams: dict | None = None,
+) -> dict[str, Any]:
+    """Train and score one run with the sections timed; the CPU seconds per section."""
+    started = time.process_time()
+    import sb3_contrib
+    import stable_baselines3
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.callbacks import CallbackList
+    from stable_baselines3.common.policies import ActorCriticPolicy
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from rlm_gym.training import run_recorder
+
+    module = _study_module()
+    timer = ExclusiveTimer()
+    for algo in (stable_baselines3.PPO, sb3_contrib.MaskablePPO):
+        timer.wrap(algo, "collect_rollouts", "SB3 rollout bookkeeping")
+        timer.wrap(algo, "train", "update")
+    rollout = "SB3 rollout bookkeeping"
+    for policy in (ActorCriticPolicy, MaskableActorCriticPolicy):
+        timer.wrap(policy, "forward", "policy forward", only_inside=rollout)
+    vec_classes = [DummyVecEnv]
+    try:  # the DummyVecEnv that hands infos over without copies (issue 30)
+        from rlm_gym.training.vec_envs import info_passing_dummy_vec_env
+
+        vec_classes.append(info_passing_dummy_vec_env())
+    except ImportError:
+        pass
+    for vec_class in vec_classes:
+        timer.wrap(vec_class, "step_wait", "env + wrapper", only_inside=rollout)
+        timer.wrap(vec_class, "reset", "env + wrapper", only_inside=rollout)
+    timer.wrap(CallbackList, "on_step", "callbacks", only_inside=rollout)
+    timer.wrap(run_recorder.RunRecorder, "evaluate", "curve evaluation")
+    timer.wrap(run_recorder.RunRecorder, "write_state", "run files")
+    timer.wrap(module, "evaluate", "final evaluation")
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = run_spec(
+            study_name, variant, seed, timesteps, Path(tmp) / "run", n_envs, hyperparams
+        )
+        row = module._train_and_score(spec)
+    total = time.process_time() - started
+    seconds = {name: timer.totals.get(name, 0.0) for name in SECTIONS if name != "set-up"}
+    seconds["set-up"] = total - sum(seconds.values())
+    return {
+        "seconds": seconds,
+        "total_s": total,
+        "curve_evaluations": timer.calls.get("curve evaluation", 0),
+        "score": row["score"],
+        "spec": {key: spec[key] for key in ("env_id", "n_envs", "hyperparams", "curve_eval")},
+    }
+
+
+def scaled(measured: dict[str, Any], timesteps: int, scale_to: int, eval_freq: int | None):
+    """The sections of a ``scale_to``-step run from a ``timesteps``-step one (see the module)."""
+    factor = scale_to / timesteps
+    out = {}
+    for name, value in measured["seconds"].items():
+        if name in ("final evaluation", "set-up"):
+            out[name] = value
+        elif name == "curve evaluation" and eval_freq:
+            per_call = value / max(1, measured["curve_evaluations"])
+            out[name] = per_call * (scale_to // eval_freq + 1)  # and the one at the end
+        else:
+            out[name] = value * factor
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--study", default="ablation")
+    parser.add_argument("--variant", default="full")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timesteps", type=int, default=65_536)
+    parser.add_argument("--scale-to", type=int, default=None, help="default: the study's budget")
+    parser.add_argument("--label", default="after", help="where in results.json: before|after")
+    parser.add_argument("--n-envs", type=int, default=None, help="a candidate recipe's envs")
+    parser.add_argument(
+        "--hp", action="append", default=[], help="a candidate recipe's PPO setting, key=value"
+    )
+    parser.add_argument("--no-save", action="store_true")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="only train and score the run, untimed (a whole-process timing's command)",
+    )
+    args = parser.parse_args(argv)
+    if args.plain:
+        hyperparams = {k: json.loads(v) for k, v in (hp.split("=", 1) for hp in args.hp)}
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = run_spec(
+                args.study,
+                args.variant,
+                args.seed,
+                args.timesteps,
+                Path(tmp) / "run",
+                args.n_envs,
+                hyperparams,
+            )
+            row = _study_module()._train_and_score(spec)
+        print(f"score {row['score']:.6f}")
+        return row
+
+    hyperparams = {key: json.loads(value) for key, value in (hp.split("=", 1) for hp in args.hp)}
+    measured = measure(
+        args.study, args.variant, args.seed, args.timesteps, args.n_envs, hyperparams
+    )
+    from rlm_gym.training import STUDIES
+
+    study = STUDIES[args.study]
+    scale_to = args.scale_to or int(study.variants[args.variant].get("total_timesteps", 0) or 0)
+    scale_to = scale_to or study.total_timesteps
+    eval_freq = study.curve_eval.get("eval_freq") if study.curve_eval else None
+    whole = scaled(measured, args.timesteps, scale_to, eval_freq)
+    total = sum(whole.values())
+    print(
+        f"{args.study}/{args.variant} seed {args.seed}: {args.timesteps:,} steps measured "
+        f"({measured['total_s']:.1f} CPU s, score {measured['score']:.3f}), scaled to "
+        f"{scale_to:,} steps"
+    )
+    print_table(
+        ["section", "measured CPU s", f"at {scale_to:,} steps", "share"],
+        [
+            [
+                name,
+                f"{measured['seconds'][name]:.2f}",
+                f"{whole[name]:.1f}",
+                f"{whole[name] / total:.1%}",
+            ]
+            for name in SECTIONS
+        ]
+        + [["total", f"{measured['total_s']:.2f}", f"{total:.1f}", "100%"]],
+    )
+    payload = {
+        "study": args.study,
+        "variant": args.variant,
+        "seed": args.seed,
+        "timesteps": args.timesteps,
+        "scale_to": scale_to,
+        "measured": measured,
+        "scaled": whole,
+        "scaled_total_s": total,
+    }
+    if not args.no_save:
+        from _common import RESULTS_PATH
+
+        results = json.loads(RESULTS_PATH.read_text()) if RESULTS_PATH.exists() else {}
+        section = dict(results.get("study_cost", {}))
+        section[args.label] = payload
+        save_results("study_cost", section)
+    return payload
+
+
+if __name__ == "__main__":
+    main()

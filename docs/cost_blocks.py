@@ -1,0 +1,61 @@
+"""The study-cost block of docs/performance.md, from ``benchmarks/results.json``
+(``benchmarks/study_cost.py --label before|after``)."""
+
+from __future__ import annotations
+
+from block_tools import BENCHMARKS, read_json, table
+
+SECTIONS = (
+    "policy forward",
+    "env + wrapper",
+    "callbacks",
+    "SB3 rollout bookkeeping",
+    "update",
+    "curve evaluation",
+    "final evaluation",
+    "run files",
+    "set-up",
+)
+LABELS = {
+    "before": "before (ef690d1)",
+    "after": "after",
+    "candidate": "after, a cheaper recipe",
+}
+
+
+def _recipe(run: dict) -> str:
+    spec = run["measured"]["spec"]
+    params = spec["hyperparams"]
+    return (
+        f"{spec['n_envs']} envs x {params['n_steps']} steps, minibatches of "
+        f"{params.get('batch_size', 256)}, {params.get('n_epochs', 10)} epochs"
+    )
+
+
+def study_cost() -> str:
+    """One study run's CPU by section, before and after, scaled to the study's budget."""
+    cost = read_json(BENCHMARKS)["study_cost"]
+    labels = [label for label in LABELS if label in cost]
+    first = cost[labels[0]]
+    headers = ["section"] + [f"{LABELS[label]}: CPU s (share)" for label in labels]
+    rows = []
+    for section in SECTIONS:
+        cells = [section]
+        for label in labels:
+            run = cost[label]
+            seconds = run["scaled"][section]
+            cells.append(f"{seconds:.1f} ({100 * seconds / run['scaled_total_s']:.1f} %)")
+        rows.append(cells)
+    rows.append(["**total**"] + [f"**{cost[label]['scaled_total_s']:.0f}**" for label in labels])
+    notes = "; ".join(
+        f"{LABELS[label]}: {_recipe(cost[label])}, {cost[label]['timesteps']:,} steps "
+        f"measured ({cost[label]['measured']['total_s']:.1f} CPU s)"
+        for label in labels
+    )
+    caption = (
+        f"One run of the `{first['study']}` study's `{first['variant']}` variant (seed "
+        f"{first['seed']}), CPU seconds scaled to its {first['scale_to']:,} steps: rollout and "
+        f"update by the steps, curve evaluations by their count, the final evaluation and "
+        f"set-up as measured. {notes}.\n\n"
+    )
+    return caption + table(headers, rows)
