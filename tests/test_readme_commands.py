@@ -9,7 +9,8 @@ The rule, so a documented command can never rot unnoticed:
    ``--eval-episodes`` 2, ``--seeds`` one seed; ``train``, ``ablate``, ``study`` and ``demo`` get
    ``--quiet``, ``demo`` ``--quick``, and ``study`` those three budgets (its own are a study's).
 3. A command with a placeholder (an UPPERCASE word such as ``RUN_DIR`` or ``FILE.jsonl``) or
-   optional ``[...]`` syntax runs as ``rlm-gym <subcommand> --help``.
+   optional ``[...]`` syntax runs as ``rlm-gym <subcommand> --help``; so does ``farm serve``,
+   a server in the foreground that only a signal stops.
 4. Commands run in page order (the README, then ``docs/*.md`` by name) and in each page's
    order, in one temporary directory (so ``runs/...`` written by one command is there for the
    next); an argument naming a file of the repository points to it.
@@ -99,12 +100,16 @@ def runnable_argv(words: tuple[str, ...]) -> list[str]:
         ['ablate', '--seeds', '0', '--timesteps', '256', '--quiet']
         >>> runnable_argv(("evaluate", "RUN_DIR", "--episodes", "300"))
         ['evaluate', '--help']
+        >>> runnable_argv(("farm", "serve", "--port", "8765"))
+        ['farm', 'serve', '--help']
         >>> runnable_argv(("study", "defaults"))  # doctest: +NORMALIZE_WHITESPACE
         ['study', 'defaults', '--quiet', '--timesteps', '256', '--eval-episodes', '2',
          '--seeds', '0']
     """
     if any(PLACEHOLDER.match(word) or word.startswith("[") for word in words):
         return [words[0], "--help"]
+    if words[:2] == ("farm", "serve"):  # a server in the foreground never exits by itself
+        return ["farm", "serve", "--help"]
     argv = list(words)
     for index, word in enumerate(argv[:-1]):
         if word in BUDGETS:

@@ -200,11 +200,11 @@ def test_the_docs_name_the_sites_the_test_crawls():
     farm = SiteFarm(seed=0, pattern_types=LISTING_TYPES)  # its sites, without serving them
     clean, broken = (first_site(farm, "product_list", regular) for regular in (True, False))
     page = " ".join(DOCS_PAGE.read_text(encoding="utf-8").split())
-    serve = "rlm-gym farm serve --port 8765 " + " ".join(
+    serve = "rlm-gym farm serve --port PORT " + " ".join(
         f"--pattern-type {name}" for name in LISTING_TYPES
     )
     assert serve in page
     field = BREAKS["css"]["product_list"][0]
     assert f"site {clean} is the clean product listing, site {broken} the one with the " in page
     assert f"site {broken} the one with the shifted `{field}` cell" in page
-    assert f"http://127.0.0.1:8765/s/{broken}/ {','.join(SCHEMAS['product_list'])}" in page
+    assert f"http://127.0.0.1:PORT/s/{broken}/ {','.join(SCHEMAS['product_list'])}" in page
