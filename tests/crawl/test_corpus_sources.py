@@ -22,7 +22,7 @@ import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 DIGESTS_FILE = DATA / "heldout_sources.sha256"
-KNOWN_CORPORA = ("realdata", "devcorpus", "sealed1")
+KNOWN_CORPORA = ("realdata", "devcorpus")
 
 
 def read_digests(path: Path) -> dict[str, set[str]]:
