@@ -23,7 +23,7 @@ from typing import Any
 
 from rlm_gym.envs import CRAWL_LIVE_ENV_ID, CRAWL_V2_ENV_ID
 from rlm_gym.training.evaluation import BASELINES, evaluate
-from rlm_gym.training.stats import mean_ci95
+from rlm_gym.training.studies.stats import mean_ci95
 
 __all__ = ["MEASURES", "compare", "sim_to_live", "main"]
 
