@@ -125,8 +125,9 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             history_limit=history_limit,
             _disable_deepcopy=isinstance(policy, RewardPolicy),
         )
-        if isinstance(env, gym.Env):
-            # Gymnasium's own check would only say "Expected ... VectorEnv"; say the way out.
+        if isinstance(env, gym.Env) and getattr(env, "num_envs", None) is None:
+            # A single env (EnvPool's batch envs subclass gym.Env but have num_envs). Gymnasium's
+            # own check would only say "Expected ... VectorEnv"; say the way out.
             raise TypeError(
                 "Expected `env` to be a vector env (gymnasium.vector.VectorEnv), got the single "
                 f"env {type(env).__name__} ({spec_value(env, 'id') or 'no id'}): build one "
