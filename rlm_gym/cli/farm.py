@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import Any
 
-from rlm_gym.cli.options import add_command
+from rlm_gym.cli.options import add_command, checked_number
 
 __all__ = ["register"]
 
@@ -24,33 +24,15 @@ _EXAMPLES = (
 
 
 def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
-    return value
+    return checked_number(text, float, "a number in [0, 1]", lambda value: 0.0 <= value <= 1.0)
 
 
 def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}") from None
-    if not value > 0.0:
-        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
-    return value
+    return checked_number(text, float, "a number > 0", lambda value: value > 0.0)
 
 
 def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port in [0, 65535], got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port in [0, 65535], got {text!r}")
-    return value
+    return checked_number(text, int, "a port in [0, 65535]", lambda value: 0 <= value <= 65535)
 
 
 def _run_serve(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ import math
 import sys
 import textwrap
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ __all__ = [
     "add_quiet",
     "check_env_id",
     "check_hp",
+    "checked_number",
     "model_file",
     "non_negative_int",
     "note",
@@ -103,6 +104,25 @@ def add_command(
     )
 
 
+def checked_number(
+    text: str, convert: Callable[[str], Any], accepts: str, valid: Callable[[Any], bool]
+) -> Any:
+    """argparse's side of a number flag: ``convert(text)`` if it parses and is ``valid``, else
+    ``ArgumentTypeError("expected <accepts>, got '<text>'")`` (argparse adds the flag).
+
+    Example:
+        >>> checked_number("0.5", float, "a number in [0, 1]", lambda value: 0 <= value <= 1)
+        0.5
+    """
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {accepts}, got {text!r}") from None
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"expected {accepts}, got {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer > 0.
 
@@ -114,24 +134,12 @@ def positive_int(text: str) -> int:
         ...
         argparse.ArgumentTypeError: expected a positive integer, got '0'
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+    return checked_number(text, int, "a positive integer", lambda value: value > 0)
 
 
 def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0 (0 switches a periodic action off)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return value
+    return checked_number(text, int, "an integer >= 0", lambda value: value >= 0)
 
 
 def parse_seeds(text: str) -> list[int]:
