@@ -3,19 +3,13 @@
 
 from __future__ import annotations
 
-from block_tools import BENCHMARKS, read_json, table
+import sys
 
-SECTIONS = (
-    "policy forward",
-    "env + wrapper",
-    "callbacks",
-    "SB3 rollout bookkeeping",
-    "update",
-    "curve evaluation",
-    "final evaluation",
-    "run files",
-    "set-up",
-)
+from block_tools import BENCHMARKS, ROOT, read_json, table
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from study_cost import SECTIONS  # the benchmark's own order of the sections
+
 LABELS = {
     "before": "before (ef690d1)",
     "after": "after",
