@@ -9,9 +9,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from block_tools import BENCHMARKS, read_json, table
+from block_tools import BENCHMARKS, ROOT, read_json, table
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from scrapy_memory import handler_cells  # the benchmark's own row of the table
 
 __all__ = ["scrapy_memory", "scrapy_settings", "scrapy_stats"]
 
@@ -82,18 +86,7 @@ def scrapy_memory() -> str:
     if data is None:
         return "_not measured yet: run `python benchmarks/scrapy_memory.py`_\n"
     handlers = data["handlers"]
-    rows = [
-        [
-            f"{int(size):,}",
-            f"{row['feed_peak_mb']:.1f}",
-            f"{row['close_peak_mb']:.1f}",
-            f"{row['rss_growth_mb']:.1f}",
-            f"{row['us_per_item']:.1f}",
-            f"{row['close_s']:.2f}",
-            f"{row['keep_all_peak_mb']:.1f}",
-        ]
-        for size, row in handlers.items()
-    ]
+    rows = [handler_cells(size, row) for size, row in handlers.items()]
     ratios = data["ratios_100k_vs_10k"]
     rows.append(
         [
