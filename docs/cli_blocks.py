@@ -15,7 +15,7 @@ from rlm_gym.cli import build_parser
 WIDTH = 100
 
 
-def _help(parser: argparse.ArgumentParser) -> str:
+def help_text(parser: argparse.ArgumentParser) -> str:
     previous = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = str(WIDTH)
     try:
@@ -41,8 +41,8 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 def cli_reference() -> str:
     """``rlm-gym --help``, then each subcommand's ``--help``, in text blocks."""
     parser = build_parser()
-    parts = ["```text\n$ rlm-gym --help\n" + _help(parser) + "\n```\n"]
+    parts = ["```text\n$ rlm-gym --help\n" + help_text(parser) + "\n```\n"]
     for name, sub in subcommands(parser).items():
         parts.append(f"\n### `rlm-gym {name}`\n\n```text\n$ rlm-gym {name} --help\n")
-        parts.append(_help(sub) + "\n```\n")
+        parts.append(help_text(sub) + "\n```\n")
     return "".join(parts)

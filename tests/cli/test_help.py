@@ -9,7 +9,6 @@ option that takes a value (argparse's ``(default: ...)`` or the help's own words
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from rlm_gym.cli import build_parser
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs"))
 
-from cli_blocks import subcommands  # noqa: E402
+from cli_blocks import help_text, subcommands  # noqa: E402
 
 PARSER = build_parser()
 COMMANDS = subcommands(PARSER)
@@ -36,13 +35,8 @@ SWITCHES = (
 )
 
 
-def _help(parser: argparse.ArgumentParser) -> str:
-    os.environ["COLUMNS"] = "100"
-    return parser.format_help()
-
-
 def _examples(parser: argparse.ArgumentParser) -> list[str]:
-    text = _help(parser)
+    text = help_text(parser)
     assert "\nexamples:\n" in text, f"{parser.prog} --help shows no examples"
     lines = text.split("\nexamples:\n", 1)[1].splitlines()
     return [line.strip() for line in lines if line.strip()]
@@ -56,7 +50,7 @@ def test_every_command_is_walked():
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_command_has_a_one_line_summary_and_a_description(name):
     *parents, last = name.split()
-    listed = _help(COMMANDS[" ".join(parents)] if parents else PARSER)
+    listed = help_text(COMMANDS[" ".join(parents)] if parents else PARSER)
     assert f"\n    {last}" in listed, f"the parent's --help does not list {name}"
     parser = COMMANDS[name]
     assert parser.description and len(parser.description.split()) >= 5
@@ -77,7 +71,7 @@ def test_a_command_shows_examples_that_parse(name):
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_every_option_has_help_and_every_value_a_default(name):
     parser = COMMANDS[name]
-    text = _help(parser)
+    text = help_text(parser)
     for action in parser._actions:
         if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
             continue  # -h is argparse's; a subcommand's help is its own summary
@@ -90,12 +84,12 @@ def test_every_option_has_help_and_every_value_a_default(name):
 
 
 def test_a_default_of_zero_is_shown():
-    text = _help(COMMANDS["demo"])
+    text = help_text(COMMANDS["demo"])
     assert "training seed (default: 0)" in text
 
 
-def test_help_never_breaks_a_name_across_lines():
-    os.environ["COLUMNS"] = "40"
+def test_help_never_breaks_a_name_across_lines(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
     text = COMMANDS["study"].format_help()
     for name in ("ablation-300k", "demo-version", "ablation-v1"):
         assert name in text
