@@ -29,14 +29,15 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("docs/recipes.md", "docs/clients.md")
 
 
-def python_blocks(page: Path) -> list[str]:
-    """The code of every ```python block of ``page``, in order."""
-    blocks, code = [], None
-    for line in page.read_text(encoding="utf-8").splitlines():
+def python_blocks(page: Path) -> list[tuple[int, str]]:
+    """``(first line, code)`` of every ```python block of ``page`` (the docs' code-block test
+    reads the pages through this too)."""
+    blocks, code, start = [], None, 0
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
         if code is None and line.strip() == "```python":
-            code = []
+            code, start = [], number + 1
         elif code is not None and line.strip() == "```":
-            blocks.append("\n".join(code) + "\n")
+            blocks.append((start, "\n".join(code) + "\n"))
             code = None
         elif code is not None:
             code.append(line)
@@ -53,7 +54,7 @@ def training_blocks() -> dict[str, str]:
     return {
         f"{page}#{index}": code
         for page in PAGES
-        for index, code in enumerate(python_blocks(ROOT / page))
+        for index, (_, code) in enumerate(python_blocks(ROOT / page))
         if ".learn(" in code
     }
 

@@ -19,6 +19,7 @@ import ast
 import importlib.util
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,10 @@ import pytest
 from tests.deprecations import met_deprecation, run_strict
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from docs_blocks import python_blocks  # noqa: E402  (one reader of the pages' blocks)
+
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _BUDGETS = (
     (re.compile(r"\.learn\(\s*[\d_]+"), ".learn(256"),
@@ -34,20 +39,6 @@ _BUDGETS = (
     (re.compile(r"\.rollout\(\s*[\d_]+"), ".rollout(8"),
     (re.compile(r'PPO\("MlpPolicy", (\w+)'), r'PPO("MlpPolicy", \1, n_steps=64, batch_size=64'),
 )
-
-
-def python_blocks(page: Path) -> list[tuple[int, str]]:
-    """``(first line, code)`` of every ```python block of ``page``."""
-    blocks, code, start = [], None, 0
-    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-        if code is None and line.strip() == "```python":
-            code, start = [], number + 1
-        elif code is not None and line.strip() == "```":
-            blocks.append((start, "\n".join(code) + "\n"))
-            code = None
-        elif code is not None:
-            code.append(line)
-    return blocks
 
 
 def shrink_budgets(code: str) -> str:
