@@ -26,6 +26,7 @@ from rlm_gym.training.runs import (
     MODEL_FILE,
     RUN_CONFIG_FILE,
     RunWriteError,
+    append_episodes,
     write_episodes,
     write_json_atomic,
 )
@@ -83,6 +84,10 @@ class RunRecorder:
         self.previous_wall = float(record.get("wall_time_s") or 0.0)
         best = record.get("best")
         self.best_score = best["score"] if best and (run_dir / BEST_MODEL_FILE).is_file() else None
+        # The episodes file's columns and how many records it holds, once this recorder wrote
+        # it whole: later writes append the new records (``append_episodes``).
+        self._episode_columns: list[str] | None = None
+        self._episodes_written = 0
 
     def wall_time(self) -> float:
         """Seconds trained over every segment of the run."""
@@ -169,7 +174,7 @@ class RunRecorder:
         """
         steps = int(model.num_timesteps)
         try:
-            write_episodes(self.episodes, self.run_dir / EPISODES_FILE)
+            self._write_episodes()
             if checkpoint:
                 save_model_atomic(model, self.run_dir / CHECKPOINT_FILE)
                 self.record["checkpoint_timesteps"] = steps
@@ -189,6 +194,17 @@ class RunRecorder:
         if final:
             with contextlib.suppress(FileNotFoundError):
                 (self.run_dir / CHECKPOINT_FILE).unlink()
+
+    def _write_episodes(self) -> None:
+        """Append the episodes recorded since the last write; the whole file the first time,
+        or when a record brings a new column (or an append failed)."""
+        path = self.run_dir / EPISODES_FILE
+        columns, written = self._episode_columns, self._episodes_written
+        self._episode_columns = None  # until this write succeeds: a failed one rewrites next
+        if columns is None or not append_episodes(self.episodes[written:], path, columns):
+            write_episodes(self.episodes, path)
+            columns = list(dict.fromkeys(key for record in self.episodes for key in record))
+        self._episode_columns, self._episodes_written = columns, len(self.episodes)
 
     def evaluate(self, model: Any) -> None:
         """Score ``model`` on the true score; keep it as ``best_model.zip`` if it is the best."""

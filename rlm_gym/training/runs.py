@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import errno
+import io
 import json
 import math
 import os
@@ -43,6 +44,7 @@ __all__ = [
     "MODEL_FILE",
     "RUN_CONFIG_FILE",
     "RunWriteError",
+    "append_episodes",
     "atomic_write",
     "default_run_name",
     "find_model",
@@ -332,6 +334,45 @@ def write_episodes(episodes: list[dict[str, Any]], path: str | Path) -> None:
         writer.writerows(episodes)
 
 
+def append_episodes(episodes: list[dict[str, Any]], path: str | Path, columns: list[str]) -> bool:
+    """Append episode records to a file ``write_episodes`` wrote with ``columns``, synced.
+
+    A run's episodes only grow, so a checkpoint appends its new ones instead of rewriting the
+    whole file (rewriting made a run's file writes grow with the square of its episodes:
+    8 CPU seconds of a 600k-step crawl run). A record with a column the file lacks cannot be
+    appended: the call writes nothing and returns False (rewrite with ``write_episodes``). A
+    kill during the append leaves at most one line without its terminator, which
+    ``read_episodes`` skips.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "episodes.csv"
+        >>> write_episodes([{"timestep": 8, "score": 0.5}], path)
+        >>> append_episodes([{"timestep": 16, "score": 1.0}], path, ["timestep", "score"])
+        True
+        >>> append_episodes([{"timestep": 24, "tier": "good"}], path, ["timestep", "score"])
+        False
+        >>> [record["timestep"] for record in read_episodes(path)]
+        [8, 16]
+    """
+    known = set(columns)
+    if any(key not in known for record in episodes for key in record):
+        return False
+    path = Path(path)
+    try:
+        with open(path, "a", newline="", encoding="utf-8") as handle:
+            csv.DictWriter(handle, fieldnames=columns).writerows(episodes)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise RunWriteError(
+            error.errno or errno.EIO,
+            f"Could not append to {path}: {reason}; the episodes it held before are intact",
+        ) from error
+    return True
+
+
 def _cell(text: str) -> Any:
     for kind in (int, float):
         try:
@@ -358,10 +399,14 @@ def read_episodes(path: str | Path, max_timestep: int | None = None) -> list[dic
     if not path.is_file():
         return []
     with open(path, newline="", encoding="utf-8") as handle:
-        records = [
-            {key: _cell(value) for key, value in row.items() if value != ""}
-            for row in csv.DictReader(handle)
-        ]
+        text = handle.read()
+    # A run appends its new episodes at each checkpoint (``append_episodes``); a line without
+    # its terminator is an append cut short (a kill, a full disk) and is not a record.
+    complete = text[: text.rfind("\n") + 1]
+    records = [
+        {key: _cell(value) for key, value in row.items() if value != ""}
+        for row in csv.DictReader(io.StringIO(complete))
+    ]
     if max_timestep is None:
         return records
     return [r for r in records if int(r.get("timestep", 0)) <= max_timestep]

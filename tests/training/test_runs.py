@@ -11,11 +11,14 @@ import pytest
 from rlm_gym.training import runs
 from rlm_gym.training.runs import (
     RunWriteError,
+    append_episodes,
     atomic_write,
     default_run_name,
     find_model,
+    read_episodes,
     read_run_config,
     unique_run_dir,
+    write_episodes,
     write_json_atomic,
 )
 
@@ -117,3 +120,48 @@ def test_a_scheduled_component_names_the_run():
     )
     assert plain == "Crawl-v2-crawl-seed0"
     assert scheduled == "Crawl-v2-crawl-sched_defects-sched_efficiency-seed0"
+
+
+def test_appending_episodes_gives_the_file_a_whole_rewrite_gives(tmp_path):
+    records = [{"timestep": 8 * i, "score": i / 10, "tier": "good"} for i in range(1, 7)]
+    appended, rewritten = tmp_path / "appended.csv", tmp_path / "rewritten.csv"
+    write_episodes(records[:2], appended)
+    assert append_episodes(records[2:5], appended, ["timestep", "score", "tier"])
+    assert append_episodes(records[5:], appended, ["timestep", "score", "tier"])
+    write_episodes(records, rewritten)
+    assert appended.read_bytes() == rewritten.read_bytes()
+    assert read_episodes(appended) == records
+
+
+def test_a_record_with_a_new_column_is_not_appended(tmp_path):
+    path = tmp_path / "episodes.csv"
+    write_episodes([{"timestep": 8, "score": 0.5}], path)
+    before = path.read_bytes()
+    assert not append_episodes([{"timestep": 16, "banned": 1}], path, ["timestep", "score"])
+    assert path.read_bytes() == before
+
+
+def test_a_line_cut_short_by_a_kill_is_not_read_as_an_episode(tmp_path):
+    path = tmp_path / "episodes.csv"
+    write_episodes([{"timestep": 8, "score": 0.5}, {"timestep": 16, "score": 0.75}], path)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("2")  # the kill came after one character of "24,1.0"
+    assert [record["timestep"] for record in read_episodes(path)] == [8, 16]
+
+
+def test_a_failed_append_says_the_earlier_episodes_are_intact(tmp_path, monkeypatch):
+    path = tmp_path / "episodes.csv"
+    write_episodes([{"timestep": 8, "score": 0.5}], path)
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(runs.os, "fsync", no_space)
+    with pytest.raises(RunWriteError) as raised:
+        append_episodes([{"timestep": 16, "score": 1.0}], path, ["timestep", "score"])
+    assert raised.value.errno == errno.ENOSPC
+    assert str(raised.value) == (
+        f"Could not append to {path}: No space left on device; "
+        "the episodes it held before are intact"
+    )
+    assert read_episodes(path)[0] == {"timestep": 8, "score": 0.5}

@@ -38,6 +38,21 @@ def test_train_writes_model_config_metrics_and_episodes(trained):
     assert metrics["episodes"] == len(trained.episodes) > 0
 
 
+def test_the_episodes_file_holds_every_episode_the_run_recorded(tmp_path):
+    # Checkpoints append their new episodes: the file must equal one whole rewrite of them.
+    trained = _train_cartpole(tmp_path / "run", checkpoint_freq=64, total_timesteps=512)
+    path = trained.log_dir / "episodes.csv"
+    assert read_episodes(path) == read_episodes(_rewritten(trained.episodes, tmp_path))
+    assert len(read_episodes(path)) == len(trained.episodes) > 10
+
+
+def _rewritten(episodes, tmp_path):
+    from rlm_gym.training.runs import write_episodes
+
+    write_episodes(episodes, tmp_path / "whole.csv")
+    return tmp_path / "whole.csv"
+
+
 def test_training_episodes_carry_the_true_crawl_score(trained):
     record = trained.episodes[0]
     assert 0.0 <= record["true_score"] <= 1.0
