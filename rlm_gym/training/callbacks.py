@@ -66,18 +66,21 @@ class RewardComponentsCallback(BaseCallback):
         dones = self.locals.get("dones")
         if self._true_returns is None or len(self._true_returns) != len(infos):
             self._reset_returns(len(infos))
-        components = self._components
-        for index, info in enumerate(infos):
-            step_components = info.get("reward_components")
-            if step_components:
-                components.append(step_components)
-            self._true_returns[index] += info.get("env_reward", 0.0)
-            if rewards is not None:
-                self._shaped_returns[index] += float(rewards[index])
-            self._lengths[index] += 1
-            done = bool(dones[index]) if dones is not None else "episode_reward" in info
-            if done:
-                self._on_episode_end(index, info)
+        # Whole-vector sums (each env's float64 running sums take the same additions as one
+        # env at a time would); only finished episodes are visited one by one.
+        self._components.extend(
+            step for step in (info.get("reward_components") for info in infos) if step
+        )
+        self._true_returns += [info.get("env_reward", 0.0) for info in infos]
+        if rewards is not None:
+            self._shaped_returns += rewards
+        self._lengths += 1
+        if dones is None:
+            finished = [i for i, info in enumerate(infos) if "episode_reward" in info]
+        else:
+            finished = np.flatnonzero(dones).tolist()
+        for index in finished:
+            self._on_episode_end(index, infos[index])
         return True
 
     def _on_rollout_end(self) -> None:
