@@ -75,3 +75,24 @@ def test_the_trade_off_plot_draws_the_ablation_json():
         assert points[name]["x"] == pytest.approx(task["time_per_valid_item_ms"]["mean"] / 1000)
     for image in ("ablation_trade_off.png", "ablation_curves.png"):
         assert (ROOT / "docs" / "img" / image).stat().st_size > 10_000
+
+
+def test_the_demo_table_shows_the_baselines_of_the_env_the_demo_trains_on():
+    import study_blocks
+
+    from rlm_gym.training.demo import DEMO_ENV_ID
+    from rlm_gym.training.studies.summary import variant_baselines
+
+    results = json.loads((ROOT / "results" / "demo-version.json").read_text(encoding="utf-8"))
+    name = DEMO_ENV_ID.split("/")[-1]
+    assert results["variants"][name].get("env_id") == DEMO_ENV_ID
+    baselines = variant_baselines(results, name)
+    rows = {
+        line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
+        for line in study_blocks.demo_table().splitlines()
+        if line.startswith("| ") and not line.startswith("| agent")
+    }
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    assert rows["oracle"][0] == f"{high:.3f}"
+    seed0 = next(run for run in results["variants"][name]["per_seed"] if run["seed"] == 0)
+    assert rows["trained"][2] == f"{(seed0['score'] - low) / (high - low):.2f}"
