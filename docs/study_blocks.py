@@ -22,9 +22,14 @@ def beats_cell(row: dict[str, Any]) -> str:
     return "yes" if both else "no"
 
 
+def all_baselines(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Env id -> baselines, of every env a study's variants use: the study's env first."""
+    return {results["env_id"]: results["baselines"], **(results.get("baselines_by_env") or {})}
+
+
 def env_ids(results: dict[str, Any]) -> list[str]:
     """Every env a study's baselines were scored on: the study's, then its variants' others."""
-    return [results["env_id"], *(results.get("baselines_by_env") or {})]
+    return list(all_baselines(results))
 
 
 def study_caption(results: dict[str, Any], show_budget: bool = False) -> str:
@@ -62,7 +67,7 @@ def study_caption(results: dict[str, Any], show_budget: bool = False) -> str:
 def baseline_rows(results: dict[str, Any], width: int, show_budget: bool = False) -> list[list]:
     """The baselines as rows of a study table (``width`` cells after the score columns), those
     of each env the study's variants use (named by version when there are several)."""
-    by_env = {results["env_id"]: results["baselines"], **(results.get("baselines_by_env") or {})}
+    by_env = all_baselines(results)
     rows = []
     for env_id, baselines in by_env.items():
         low, high = baselines["random"]["score"], baselines["oracle"]["score"]

@@ -96,3 +96,26 @@ def test_the_demo_table_shows_the_baselines_of_the_env_the_demo_trains_on():
     assert rows["oracle"][0] == f"{high:.3f}"
     seed0 = next(run for run in results["variants"][name]["per_seed"] if run["seed"] == 0)
     assert rows["trained"][2] == f"{(seed0['score'] - low) / (high - low):.2f}"
+
+
+def test_a_study_tables_baseline_rows_are_those_of_each_env_on_its_own_scale():
+    import study_blocks
+
+    def scale(oracle: float) -> dict:
+        return {"random": {"score": 0.2}, "oracle": {"score": oracle}, "heuristic": {"score": 0.6}}
+
+    results = {
+        "env_id": "rlm_gym/Crawl-v1",
+        "baselines": scale(1.0),
+        "baselines_by_env": {"rlm_gym/Crawl-v2": scale(0.8)},
+    }
+    rows = {row[0]: row[2:4] for row in study_blocks.baseline_rows(results, 0)}
+    assert rows["*heuristic* (Crawl-v1)"] == ["0.600", "0.50"]
+    assert rows["*heuristic* (Crawl-v2)"] == ["0.600", "0.67"]
+    assert rows["*oracle* (Crawl-v2)"] == ["0.800", "1.00"]
+    del results["baselines_by_env"]  # one env: rows as they always were
+    assert [row[0] for row in study_blocks.baseline_rows(results, 0)] == [
+        "*random*",
+        "*heuristic*",
+        "*oracle*",
+    ]
