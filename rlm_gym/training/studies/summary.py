@@ -176,7 +176,8 @@ def summarise_study(
     if missing:
         raise ValueError(
             f"Expected baselines for every env the variants of study '{study.name}' train on "
-            f"({list(study_env_ids(study))}), got {sorted(by_env)}; missing {missing}"
+            f"({list(study_env_ids(study))}: `baselines` for {study.env_id!r}, "
+            f"`baselines_by_env` for the others), got {sorted(by_env)}; missing {missing}"
         )
     reference = [by_run[(study.reference, s)]["score"] for s in seeds]
     variants: dict[str, Any] = {}
