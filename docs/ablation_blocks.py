@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from block_tools import RESULTS, pm, study, table
-from study_blocks import baseline_rows, beats_cell, study_caption
+from study_blocks import all_baselines, baseline_rows, beats_cell, study_caption
 
 HALF = "ablation-300k"
 # Task measures where less is better (a costlier variant has more of them).
@@ -98,15 +98,22 @@ def ablation_study(name: str = "ablation") -> str:
             ]
         )
     score_rows += baseline_rows(results, 4)
-    heuristic = results["baselines"]["heuristic"]
-    bar = heuristic.get("curve_score")
+    bars = {
+        env_id.split("/")[-1]: baselines["heuristic"]["curve_score"]
+        for env_id, baselines in all_baselines(results).items()
+        if "curve_score" in baselines.get("heuristic", {})
+    }
     curve = results.get("curve_eval", {})
+    bar = ", ".join(
+        f"{score:.3f}" if len(bars) == 1 else f"{score:.3f} on {version}"
+        for version, score in bars.items()
+    )
     steps_note = (
         f"; steps to the heuristic: the first evaluation during training (every "
         f"{curve['eval_freq']:,} steps, {curve['n_eval_episodes']} episodes of seeds "
         f"{curve['eval_seed']:,}+) that scored above the heuristic on the same episodes "
-        f"({bar:.3f}), per seed"
-        if bar is not None and curve
+        f"({bar}), per seed"
+        if bars and curve
         else ""
     )
     score_headers = [

@@ -15,7 +15,8 @@ def _interval(value: float, low: float, high: float, digits: int = 2) -> str:
 def reliable_table(name: str) -> str:
     """A study's IQM and probabilities of improvement, one row per variant in study order."""
     entry = read_json(RESULTS / "reliable.json")[name]
-    order = list(read_json(RESULTS / f"{name}.json")["variants"])
+    results = read_json(RESULTS / f"{name}.json")
+    order = list(results["variants"])
     references = entry["references"]
     rows = []
     for variant in order:
@@ -46,8 +47,15 @@ def reliable_table(name: str) -> str:
         f"chance that a run of the variant scores above a run of the reference, with its 95 % "
         f"bootstrap CI ({entry['poi_reps']:,} resamples). A study is one task (its env), so "
         f"the bootstrap resamples seeds; with {seeds} the intervals are coarse and, unlike "
-        f"the paired differences above, ignore the pairing by seed.\n\n"
+        f"the paired differences above, ignore the pairing by seed."
     )
+    if results.get("baselines_by_env"):
+        caption += (
+            " Each variant's IQM is normalised with the baselines of the env it trained on; "
+            "P(X > Y) reads both runs on one scale (the true crawl score), as the paired "
+            "differences do."
+        )
+    caption += "\n\n"
     headers = ["trained on", "seeds", "IQM, normalised [95 % CI]"]
     headers += [f"P(> `{reference}`) [95 % CI]" for reference in references]
     return caption + table(headers, rows)

@@ -22,13 +22,31 @@ def beats_cell(row: dict[str, Any]) -> str:
     return "yes" if both else "no"
 
 
+def all_baselines(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Env id -> baselines, of every env a study's variants use: the study's env first."""
+    return {results["env_id"]: results["baselines"], **(results.get("baselines_by_env") or {})}
+
+
+def env_ids(results: dict[str, Any]) -> list[str]:
+    """Every env a study's baselines were scored on: the study's, then its variants' others."""
+    return list(all_baselines(results))
+
+
 def study_caption(results: dict[str, Any], show_budget: bool = False) -> str:
     """The budget, envs, evaluation episodes and progress of a study's runs."""
     steps = f"{results['total_timesteps']:,} steps per run"
     if show_budget:
         steps += " unless the steps column says otherwise"
+    envs = env_ids(results)
+    where = (
+        f"`{envs[0]}`"
+        if len(envs) == 1
+        else "the variant's env ("
+        + " or ".join(f"`{env}`" for env in envs)
+        + "; each variant normalised and compared with its own env's baselines)"
+    )
     caption = (
-        f"{steps}, {results['n_envs']} envs of `{results['env_id']}`, "
+        f"{steps}, {results['n_envs']} envs of {where}, "
         f"{results['n_eval_episodes']} seeded evaluation episodes per agent "
         f"(seeds {results['eval_seed']:,}+); {results['runs_done']} of "
         f"{results['runs_planned']} runs done"
@@ -47,16 +65,20 @@ def study_caption(results: dict[str, Any], show_budget: bool = False) -> str:
 
 
 def baseline_rows(results: dict[str, Any], width: int, show_budget: bool = False) -> list[list]:
-    """The baselines as rows of a study table (``width`` cells after the score columns)."""
-    baselines = results["baselines"]
-    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    """The baselines as rows of a study table (``width`` cells after the score columns), those
+    of each env the study's variants use (named by version when there are several)."""
+    by_env = all_baselines(results)
     rows = []
-    for label, key in BASELINE_ROWS:
-        if key in baselines:
+    for env_id, baselines in by_env.items():
+        low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+        version = f" ({env_id.split('/')[-1]})" if len(by_env) > 1 else ""
+        for label, key in BASELINE_ROWS:
+            if key not in baselines:
+                continue
             score = baselines[key]["score"]
             rows.append(
                 [
-                    f"*{label}*",
+                    f"*{label}*{version}",
                     *(["-"] if show_budget else []),
                     "-",
                     f"{score:.3f}",
@@ -219,17 +241,20 @@ def demo_version() -> str:
 
 def demo_table() -> str:
     """What ``make demo`` prints: the baselines and the demo recipe's seed-0 agent on the
-    version the demo trains on (``DEMO_ENV_ID``), from the ``demo-version`` study's runs,
-    in the demo's own table, and whether every seed beat the heuristic and best fixed."""
+    version the demo trains on (``DEMO_ENV_ID``), from the ``demo-version`` study's runs and
+    its baselines on that version, in the demo's own table, and whether every seed beat the
+    heuristic and best fixed."""
     from rlm_gym.training.demo import DEMO_ENV_ID
     from rlm_gym.training.evaluation import format_table, normalised_rows
+    from rlm_gym.training.studies.summary import variant_baselines
 
     if not (RESULTS / "demo-version.json").exists():
         return "*Not measured yet*: `results/demo-version.json` does not exist.\n"
     results = study("demo-version")
-    variant = results["variants"][DEMO_ENV_ID.split("/")[-1]]
+    name = DEMO_ENV_ID.split("/")[-1]
+    variant = results["variants"][name]
     seed0 = next(row for row in variant["per_seed"] if row["seed"] == 0)
-    baselines = results["baselines"]
+    baselines = variant_baselines(results, name)
     agents = [
         {**baselines["random"], "label": "random"},
         {**baselines["heuristic"], "label": "heuristic"},

@@ -18,6 +18,7 @@ import sys
 
 from ablation_blocks import ablation_results, trade_off_points
 from block_tools import ROOT
+from study_blocks import all_baselines
 
 IMAGES = ROOT / "docs" / "img"
 
@@ -43,13 +44,18 @@ def main() -> int:
         print("results/ablation.json does not exist: nothing to draw", file=sys.stderr)
         return 0
     plot_trade_off(trade_off_points(), IMAGES / "ablation_trade_off.png")
-    bar = results["baselines"]["heuristic"].get("curve_score")
+    by_env = all_baselines(results)
+    bars = {}  # the heuristic on the curves' episodes, of each env the variants use
+    for env_id, baselines in by_env.items():
+        if "curve_score" in baselines.get("heuristic", {}):
+            version = f" ({env_id.split('/')[-1]})" if len(by_env) > 1 else ""
+            bars[f"heuristic, same episodes{version}"] = baselines["heuristic"]["curve_score"]
     plot_ablation_curves(
         list(results["variants"]),
         curves(),
         IMAGES / "ablation_curves.png",
         ylabel="true crawl score (evaluations, mean of seeds)",
-        baselines={"heuristic, same episodes": bar} if bar is not None else None,
+        baselines=bars or None,
     )
     print(f"wrote {IMAGES}/ablation_trade_off.png, ablation_curves.png")
     return 0

@@ -75,3 +75,47 @@ def test_the_trade_off_plot_draws_the_ablation_json():
         assert points[name]["x"] == pytest.approx(task["time_per_valid_item_ms"]["mean"] / 1000)
     for image in ("ablation_trade_off.png", "ablation_curves.png"):
         assert (ROOT / "docs" / "img" / image).stat().st_size > 10_000
+
+
+def test_the_demo_table_shows_the_baselines_of_the_env_the_demo_trains_on():
+    import study_blocks
+
+    from rlm_gym.training.demo import DEMO_ENV_ID
+    from rlm_gym.training.studies.summary import variant_baselines
+
+    results = json.loads((ROOT / "results" / "demo-version.json").read_text(encoding="utf-8"))
+    name = DEMO_ENV_ID.split("/")[-1]
+    assert results["variants"][name].get("env_id") == DEMO_ENV_ID
+    baselines = variant_baselines(results, name)
+    rows = {
+        line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
+        for line in study_blocks.demo_table().splitlines()
+        if line.startswith("| ") and not line.startswith("| agent")
+    }
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    assert rows["oracle"][0] == f"{high:.3f}"
+    seed0 = next(run for run in results["variants"][name]["per_seed"] if run["seed"] == 0)
+    assert rows["trained"][2] == f"{(seed0['score'] - low) / (high - low):.2f}"
+
+
+def test_a_study_tables_baseline_rows_are_those_of_each_env_on_its_own_scale():
+    import study_blocks
+
+    def scale(oracle: float) -> dict:
+        return {"random": {"score": 0.2}, "oracle": {"score": oracle}, "heuristic": {"score": 0.6}}
+
+    results = {
+        "env_id": "rlm_gym/Crawl-v1",
+        "baselines": scale(1.0),
+        "baselines_by_env": {"rlm_gym/Crawl-v2": scale(0.8)},
+    }
+    rows = {row[0]: row[2:4] for row in study_blocks.baseline_rows(results, 0)}
+    assert rows["*heuristic* (Crawl-v1)"] == ["0.600", "0.50"]
+    assert rows["*heuristic* (Crawl-v2)"] == ["0.600", "0.67"]
+    assert rows["*oracle* (Crawl-v2)"] == ["0.800", "1.00"]
+    del results["baselines_by_env"]  # one env: rows as they always were
+    assert [row[0] for row in study_blocks.baseline_rows(results, 0)] == [
+        "*random*",
+        "*heuristic*",
+        "*oracle*",
+    ]

@@ -40,6 +40,7 @@ __all__ = [
     "reliable_report",
     "run_study",
     "summarise_study",
+    "variant_baselines",
     "variant_budget",
 ]
 
@@ -56,6 +57,7 @@ _HOME = {
     "variant_budget": "plans",
     "run_study": "runner",
     "summarise_study": "summary",
+    "variant_baselines": "summary",
     "mean_ci95": "stats",
     "reliable_report": "reliable",
     "plot_performance_profiles": "reliable",

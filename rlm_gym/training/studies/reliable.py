@@ -1,12 +1,19 @@
 """A study's results as the field reports RL results (Agarwal et al., 2021), with ``rliable``.
 
 From a results file's per-seed true crawl scores, normalised as the tables normalise them
-((score - random) / (oracle - random) on the study's evaluation episodes), this gives per
-variant the **interquartile mean** (IQM) over seeds with a 95 % **stratified bootstrap**
-confidence interval, the **probability of improvement** of each variant over each reference
-variant (the chance that a run of the variant outscores a run of the reference, with its
-bootstrap interval), and the **performance profile** (the share of runs whose normalised
-score exceeds tau, for tau over [0, 1], with bootstrap bands).
+((score - random) / (oracle - random) on the study's evaluation episodes, with the baselines of
+the env each variant trains on), this gives per variant the **interquartile mean** (IQM) over
+seeds with a 95 % **stratified bootstrap** confidence interval, the **probability of
+improvement** of each variant over each reference variant (the chance that a run of the
+variant outscores a run of the reference, with its bootstrap interval), and the **performance
+profile** (the share of runs whose normalised score exceeds tau, for tau over [0, 1], with
+bootstrap bands).
+
+A probability of improvement compares two runs, so it reads both on one scale, the study
+env's baselines (``own_env=False``), whichever env each trained on: the true crawl score is
+the same measure on every version, and the paired differences of the tables compare it as it
+is. (One scale for both is the same ordering as the raw true score; normalising two variants
+by two envs' oracles would rank a run against another by different yardsticks.)
 
 A study answers its question on one env, so the score matrix of a variant is one column
 (``runs x 1 task``): the stratified bootstrap resamples the seeds. With 3 to 5 seeds the
@@ -37,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from rlm_gym.training._deps import require
+from rlm_gym.training.studies.summary import variant_baselines
 
 __all__ = [
     "BOOTSTRAP_REPS",
@@ -60,12 +68,21 @@ BOOTSTRAP_SEED = 0
 PROFILE_POINTS = 51
 
 
-def normalised_seed_scores(results: Mapping[str, Any]) -> dict[str, np.ndarray]:
+def normalised_seed_scores(
+    results: Mapping[str, Any], own_env: bool = True
+) -> dict[str, np.ndarray]:
     """Each variant's finished runs as rliable's score matrix: normalised true scores,
     ``(seeds, 1)``, in seed order; variants without a finished run are left out.
 
+    Args:
+        results: A study's results file, as read.
+        own_env: Normalise each variant with the baselines of the env it trains on
+            (``summary.variant_baselines``), as its ``normalised`` column is; False: every
+            variant with the study env's ``baselines`` (one scale for all).
+
     Raises:
-        ValueError: The results lack the ``random`` or ``oracle`` baseline the scale needs.
+        ValueError: The results lack the ``random`` or ``oracle`` baseline the scale needs, or
+            the baselines of a variant's env.
 
     Example:
         >>> results = {"baselines": {"random": {"score": 0.0}, "oracle": {"score": 0.5}},
@@ -74,18 +91,21 @@ def normalised_seed_scores(results: Mapping[str, Any]) -> dict[str, np.ndarray]:
         >>> normalised_seed_scores(results)["a"].ravel().tolist()
         [1.0, 0.5]
     """
-    baselines = results.get("baselines") or {}
-    missing = [name for name in ("random", "oracle") if name not in baselines]
-    if missing:
-        raise ValueError(
-            f"Expected the results' `baselines` to hold 'random' and 'oracle' (the normalised "
-            f"scale), got {sorted(baselines)}; missing {missing}"
-        )
-    low, high = float(baselines["random"]["score"]), float(baselines["oracle"]["score"])
     matrices = {}
     for name, row in results["variants"].items():
         runs = sorted(row.get("per_seed") or [], key=lambda run: run["seed"])
         if runs:
+            baselines = (
+                variant_baselines(results, name) if own_env else results.get("baselines") or {}
+            )
+            missing = [key for key in ("random", "oracle") if key not in baselines]
+            if missing:
+                raise ValueError(
+                    f"Expected the baselines of variant '{name}' to hold 'random' and 'oracle' "
+                    f"(the normalised scale), got {sorted(baselines)}; missing {missing}"
+                )
+            low = float(baselines["random"]["score"])
+            high = float(baselines["oracle"]["score"])
             scores = [(float(run["score"]) - low) / (high - low) for run in runs]
             matrices[name] = np.asarray(scores, dtype=float).reshape(-1, 1)
     return matrices
@@ -106,6 +126,9 @@ def reliable_report(
 ) -> dict[str, Any]:
     """IQM with its stratified bootstrap CI per variant and the probability of improvement
     over ``references`` (default: the study's reference and ``compare_to`` variants).
+
+    The IQM is of each variant's score normalised by its own env's baselines; the probability
+    of improvement compares runs on one scale, the study env's (see the module's docstring).
 
     Returns:
         ``{"references", "reps", "seed", "variants": {name: {"seeds", "iqm", "iqm_ci95":
@@ -143,10 +166,11 @@ def reliable_report(
             "iqm_ci95": [float(intervals[name][0][0]), float(intervals[name][1][0])],
             "vs": {},
         }
+    common = normalised_seed_scores(results, own_env=False)
     for reference in references:
-        if reference not in scores:
+        if reference not in common:
             continue
-        pairs = {name: (scores[name], scores[reference]) for name in scores if name != reference}
+        pairs = {name: (common[name], common[reference]) for name in common if name != reference}
         if not pairs:
             continue
         poi_points, poi_intervals = library.get_interval_estimates(

@@ -8,6 +8,10 @@ seeds, the **paired** difference to the study's reference variant (same seeds, s
 evaluation episodes; Student t over the per-seed differences) and per-seed rows, plus the
 baselines. The README's learning tables are rendered from those files (``make readme``).
 
+The baselines are scored on every env a variant trains on (a variant's ``"env_id"``, else the
+study's), and each variant is compared with its own env's: ``baselines`` holds the study
+env's, ``baselines_by_env`` the other envs' (``summary`` describes the schema).
+
 Every run keeps its model, config and logs under ``runs/studies/<name>/<variant>/seed_<n>``
 and a ``row.json`` once scored; running a study again resumes: finished runs are read back, an
 interrupted run continues from its checkpoint, the rest are trained. Runs are ordered
@@ -15,8 +19,9 @@ seed-major, so a study cut short still holds whole seeds of every variant.
 
 The results file is a record, not a cache: every finished run it holds counts as finished (a
 fresh clone has the file but no ``runs/``), new finished runs are *merged* into it, and it is
-only rewritten when there is something new (a run, or more seeds planned); so it never ends
-with fewer finished runs than it had. A file written with other settings (budget, evaluation
+only rewritten when there is something new (a run, more seeds planned, or an env a variant
+uses whose baselines it lacks: those are scored, the baselines it holds are kept); so it never
+ends with fewer finished runs than it had. A file written with other settings (budget, evaluation
 episodes, a variant's recipe) is refused, not mixed in. It is strict JSON: a value that does
 not exist (no finished seed, no interval from one seed) is ``null``.
 
@@ -51,7 +56,7 @@ from rlm_gym.training.studies.plans import (
     Study,
     variant_budget,
 )
-from rlm_gym.training.studies.summary import summarise_study
+from rlm_gym.training.studies.summary import study_env_ids, summarise_study
 from rlm_gym.training.trainer import resume, train
 
 __all__ = [
@@ -119,21 +124,32 @@ def _curve(run_dir: Path) -> list[dict[str, Any]]:
     return [{"timestep": e["timestep"], "score": e["score"]} for e in evaluations]
 
 
-def _baselines(study: Study) -> dict[str, dict[str, Any]]:
+def _baselines(study: Study, env_id: str) -> dict[str, dict[str, Any]]:
+    """The study's baselines on ``env_id``, on the study's evaluation episodes."""
     baselines = {
-        name: evaluate(name, study.env_id, study.n_eval_episodes, study.eval_seed).summary()
+        name: evaluate(name, env_id, study.n_eval_episodes, study.eval_seed).summary()
         for name in study.baselines
     }
     if study.curve_eval and "heuristic" in baselines:
         # The bar of steps-to-heuristic: the heuristic on the training evaluations' episodes.
         curve = evaluate(
             "heuristic",
-            study.env_id,
+            env_id,
             study.curve_eval["n_eval_episodes"],
             study.curve_eval["eval_seed"],
         )
         baselines["heuristic"]["curve_score"] = curve.summary()["score"]
     return baselines
+
+
+def _summarise(
+    study: Study,
+    rows: Sequence[Mapping[str, Any]],
+    baselines: Mapping[str, Mapping[str, Mapping[str, Any]]],
+) -> dict[str, Any]:
+    """``summarise_study`` with the baselines of every env, by env id."""
+    others = {env: baselines[env] for env in study_env_ids(study)[1:]}
+    return summarise_study(study, rows, baselines[study.env_id], others)
 
 
 def run_study(
@@ -228,11 +244,17 @@ def run_study(
     seeds = tuple(sorted({*study.seeds, *(s for _, s in recorded)}))
     summarised = replace(study, seeds=seeds)
     if recorded and not rows and not (train and pending):
-        # Nothing finished that the file does not hold: its baselines stand, and unless the
-        # plan grew (more seeds) it stays as it is, byte for byte.
+        # Nothing finished that the file does not hold: its baselines stand (those of an env it
+        # lacks are scored), and unless the plan grew (more seeds) or baselines were scored it
+        # stays as it is, byte for byte.
         previous = json.loads(out.read_text(encoding="utf-8"))
-        results = summarise_study(summarised, list(recorded.values()), previous["baselines"])
-        if results["seeds_planned"] == previous.get("seeds_planned"):
+        held = {**previous.get("baselines_by_env", {}), study.env_id: previous["baselines"]}
+        missing = [env for env in study_env_ids(study) if env not in held]
+        if progress and missing:
+            print(f"study {study.name}: scoring the baselines on {missing}", file=sys.stderr)
+        baselines = {**held, **{env: _baselines(study, env) for env in missing}}
+        results = _summarise(summarised, list(recorded.values()), baselines)
+        if results["seeds_planned"] == previous.get("seeds_planned") and not missing:
             if progress:
                 left = f"; {len(pending)} runs left untrained" if pending else ""
                 print(f"study {study.name}: nothing new for {out}{left}", file=sys.stderr)
@@ -244,8 +266,8 @@ def run_study(
         else:
             if progress and pending:
                 print(f"study {study.name}: {len(pending)} runs left untrained", file=sys.stderr)
-            baselines = _baselines(study)
-        results = summarise_study(summarised, [*recorded.values(), *rows], baselines)
+            baselines = {env: _baselines(study, env) for env in study_env_ids(study)}
+        results = _summarise(summarised, [*recorded.values(), *rows], baselines)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(out, results, strict=True)
     if progress:
@@ -279,7 +301,8 @@ def _recorded_runs(out: Path, study: Study) -> dict[tuple[str, int], dict[str, A
         recorded = json.loads(out.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise ValueError(f"{out} is not JSON ({error}); move it away to write the study") from None
-    expected = summarise_study(study, [], {"random": {"score": 0.0}, "oracle": {"score": 1.0}})
+    scale = {"random": {"score": 0.0}, "oracle": {"score": 1.0}}
+    expected = _summarise(study, [], {env: scale for env in study_env_ids(study)})
     differences = [
         f"`{key}` {recorded.get(key)!r} there, {expected.get(key)!r} here"
         for key in _SAME_STUDY_KEYS
@@ -320,11 +343,14 @@ def _run_pending(
     n_workers: int,
     progress: bool,
     started: float,
-) -> dict[str, dict[str, Any]]:
-    """Train the pending runs (and score the baselines alongside); returns the baselines."""
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Train the pending runs (and score the baselines alongside); returns the baselines of
+    every env the study uses, by env id."""
     total = len(pending) + len(rows)
     with ProcessPoolExecutor(max_workers=n_workers, mp_context=pool_context()) as pool:
-        baselines_future = pool.submit(_baselines, study)
+        baselines_futures = {
+            env: pool.submit(_baselines, study, env) for env in study_env_ids(study)
+        }
         futures = [pool.submit(_train_and_score, spec) for spec in pending]
         for future in as_completed(futures):
             row = future.result()
@@ -337,4 +363,4 @@ def _run_pending(
                     file=sys.stderr,
                     flush=True,
                 )
-        return baselines_future.result()
+        return {env: future.result() for env, future in baselines_futures.items()}

@@ -4,6 +4,20 @@
 scores them) and the baselines into the JSON the README's tables are rendered from. Only the
 seeds every variant has finished are compared, so a partial study never pairs a variant with
 a different set of seeds; the finished runs of other seeds are kept as ``unpaired_runs``.
+
+A variant may train and be scored on another env than the study's (``"env_id"`` in its
+settings); it is then compared with the baselines *of its own env* (its normalised score, the
+"beats heuristic / best fixed" flags, the steps to the heuristic). The file holds the baselines
+by env:
+
+* ``baselines``: the study's ``env_id``'s (every results file has it);
+* ``baselines_by_env``: ``{env_id: baselines}`` for each *other* env a variant uses, in the
+  variants' order (left out when every variant is on the study's env, so such files are as
+  they always were);
+* each variant's ``env_id``: the env it trained and was scored on.
+
+Readers take a variant's baselines with :func:`variant_baselines`, which also reads files
+written before variants recorded their env.
 """
 
 from __future__ import annotations
@@ -19,7 +33,70 @@ from rlm_gym.training.studies.task_measures import (
     paired_task_measures,
 )
 
-__all__ = ["steps_to_beat", "summarise_study"]
+__all__ = [
+    "steps_to_beat",
+    "study_env_ids",
+    "summarise_study",
+    "variant_baselines",
+    "variant_env_id",
+]
+
+
+def variant_env_id(study: Study, variant: str) -> str:
+    """The env ``variant`` trains and is scored on: its own ``env_id``, else the study's.
+
+    Example:
+        >>> study = Study("t", "?", {"a": {}, "b": {"env_id": "rlm_gym/Crawl-v2"}}, "a")
+        >>> variant_env_id(study, "a"), variant_env_id(study, "b")
+        ('rlm_gym/Crawl-v1', 'rlm_gym/Crawl-v2')
+    """
+    return str(study.variants[variant].get("env_id", study.env_id))
+
+
+def study_env_ids(study: Study) -> tuple[str, ...]:
+    """Every env the study's baselines are scored on: its ``env_id``, then the other envs
+    its variants use, in the variants' order.
+
+    Example:
+        >>> study = Study("t", "?", {"a": {}, "b": {"env_id": "rlm_gym/Crawl-v2"}}, "a")
+        >>> study_env_ids(study)
+        ('rlm_gym/Crawl-v1', 'rlm_gym/Crawl-v2')
+    """
+    envs = [study.env_id, *(variant_env_id(study, name) for name in study.variants)]
+    return tuple(dict.fromkeys(envs))
+
+
+def variant_baselines(results: Mapping[str, Any], variant: str) -> Mapping[str, Any]:
+    """The baselines a variant of a results file is compared with: those of its env.
+
+    The env is the variant's recorded ``env_id``, else its settings' ``env_id`` (files written
+    before variants recorded it), else the study's.
+
+    Raises:
+        KeyError: ``variant`` is not a variant of the results.
+        ValueError: The file holds no baselines for the variant's env (a file written before
+            baselines were scored per env: ``rlm-gym study NAME --no-train`` scores them).
+
+    Example:
+        >>> results = {"env_id": "v1", "baselines": {"oracle": {"score": 0.9}},
+        ...            "baselines_by_env": {"v2": {"oracle": {"score": 0.8}}},
+        ...            "variants": {"a": {"env_id": "v1"}, "b": {"env_id": "v2"}}}
+        >>> variant_baselines(results, "a")["oracle"], variant_baselines(results, "b")["oracle"]
+        ({'score': 0.9}, {'score': 0.8})
+    """
+    row = results["variants"][variant]
+    study_env = results.get("env_id")
+    env_id = row.get("env_id") or (row.get("settings") or {}).get("env_id") or study_env
+    if env_id == study_env:
+        return results.get("baselines") or {}
+    by_env = results.get("baselines_by_env") or {}
+    if env_id not in by_env:
+        raise ValueError(
+            f"Expected baselines for `{env_id}` (variant '{variant}' of study "
+            f"'{results.get('study')}') in the results' `baselines_by_env`, got "
+            f"{sorted(by_env)}; `rlm-gym study {results.get('study')} --no-train` scores them"
+        )
+    return by_env[env_id]
 
 
 def steps_to_beat(curve: Sequence[Mapping[str, Any]], score: float) -> int | None:
@@ -59,7 +136,10 @@ def _sample_efficiency(
 
 
 def summarise_study(
-    study: Study, rows: Sequence[Mapping[str, Any]], baselines: Mapping[str, Mapping[str, Any]]
+    study: Study,
+    rows: Sequence[Mapping[str, Any]],
+    baselines: Mapping[str, Mapping[str, Any]],
+    baselines_by_env: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """Per-variant means, 95 % CIs and paired differences to the reference (by seed).
 
@@ -67,6 +147,18 @@ def summarise_study(
     task measures), and, when its runs were evaluated during training, reports the steps it
     took to first beat the heuristic on the same evaluation episodes (``steps_to_heuristic``;
     the baselines' ``heuristic`` carries its ``curve_score`` on them).
+
+    Args:
+        study: The study.
+        rows: Its finished runs, one per variant and seed.
+        baselines: Baseline name -> summary on ``study.env_id``; ``random`` and ``oracle``
+            are the ends of the normalised scale.
+        baselines_by_env: Env id -> baselines (as ``baselines``) of each other env a variant
+            trains on (``study_env_ids``). A variant is normalised and compared with the
+            baselines of its own env.
+
+    Raises:
+        ValueError: A variant's env has no baselines.
 
     Example:
         >>> study = Study("t", "?", {"a": {}, "b": {}}, reference="b", seeds=(0, 1))
@@ -79,16 +171,27 @@ def summarise_study(
     """
     by_run = {(row["variant"], row["seed"]): row for row in rows}
     seeds = [s for s in study.seeds if all((v, s) in by_run for v in study.variants)]
-    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    by_env = {**(baselines_by_env or {}), study.env_id: baselines}
+    missing = sorted({variant_env_id(study, name) for name in study.variants} - set(by_env))
+    if missing:
+        raise ValueError(
+            f"Expected baselines for every env the variants of study '{study.name}' train on "
+            f"({list(study_env_ids(study))}: `baselines` for {study.env_id!r}, "
+            f"`baselines_by_env` for the others), got {sorted(by_env)}; missing {missing}"
+        )
     reference = [by_run[(study.reference, s)]["score"] for s in seeds]
     variants: dict[str, Any] = {}
     for name in study.variants:
+        env_id = variant_env_id(study, name)
+        own = by_env[env_id]
+        low, high = own["random"]["score"], own["oracle"]["score"]
         runs = [by_run[(name, s)] for s in seeds]
         scores = [run["score"] for run in runs]
         mean, half = mean_and_ci(scores)
         diff, diff_half = mean_and_ci([a - b for a, b in zip(scores, reference, strict=True)])
         variants[name] = {
             "settings": _jsonable(study.variants[name]),
+            "env_id": env_id,
             "total_timesteps": variant_budget(study, name),
             "seeds": seeds,
             "scores": scores,
@@ -108,13 +211,17 @@ def summarise_study(
                 other: paired_differences(runs, [by_run[(other, s)] for s in seeds])
                 for other in study.compare_to
             }
-        efficiency = _sample_efficiency(runs, baselines.get("heuristic"))
+        efficiency = _sample_efficiency(runs, own.get("heuristic"))
         if efficiency is not None:
             variants[name]["steps_to_heuristic"] = efficiency
         for baseline in ("heuristic", "best_fixed"):
-            if baseline in baselines:
-                beat = [score > baselines[baseline]["score"] for score in scores]
+            if baseline in own:
+                beat = [score > own[baseline]["score"] for score in scores]
                 variants[name][f"beats_{baseline}_every_seed"] = bool(seeds) and all(beat)
+    others = {
+        env_id: {name: dict(summary) for name, summary in by_env[env_id].items()}
+        for env_id in study_env_ids(study)[1:]
+    }
     order = {name: i for i, name in enumerate(study.variants)}
     unpaired = sorted(
         (row for key, row in by_run.items() if key[1] not in seeds),
@@ -137,6 +244,7 @@ def summarise_study(
         "runs_done": len(by_run),
         "runs_planned": len(study.variants) * len(study.seeds),
         "baselines": {name: dict(summary) for name, summary in baselines.items()},
+        **({"baselines_by_env": others} if others else {}),
         "variants": variants,
         # Finished runs of seeds some variant has not finished (left out when there are none):
         # kept, so the file holds every finished run and a later run merges into it.

@@ -77,6 +77,36 @@ def test_scores_are_normalised_between_random_and_oracle_in_seed_order():
     np.testing.assert_array_equal(normalised_seed_scores(results)["a"], [[1.0], [0.5]])
 
 
+def _two_envs() -> dict:
+    results = _results({"a": [0.5, 0.7], "b": [0.4, 0.45]})
+    results["env_id"] = "v1"
+    results["variants"]["b"]["env_id"] = "v2"
+    results["baselines_by_env"] = {"v2": {"random": {"score": 0.0}, "oracle": {"score": 0.5}}}
+    return results
+
+
+def test_a_variant_on_another_env_is_normalised_with_that_envs_baselines():
+    results = _two_envs()
+    own = normalised_seed_scores(results)
+    np.testing.assert_array_equal(own["a"], [[0.5], [0.7]])
+    np.testing.assert_array_equal(own["b"], [[0.8], [0.9]])
+    # One scale for all (the study env's): what a comparison of two runs reads.
+    common = normalised_seed_scores(results, own_env=False)
+    np.testing.assert_array_equal(common["b"], [[0.4], [0.45]])
+    del results["baselines_by_env"]
+    with pytest.raises(ValueError, match=r"baselines for `v2`"):
+        normalised_seed_scores(results)
+
+
+@pytest.mark.slow
+@needs_rliable
+def test_the_iqm_is_on_each_envs_scale_and_the_improvement_on_one_scale():
+    report = reliable_report(_two_envs(), reps=200, poi_reps=200)
+    assert report["variants"]["b"]["iqm"] == pytest.approx(0.85)
+    # b's runs score below a's on the true score: on b's own scale they would look better.
+    assert report["variants"]["b"]["vs"]["a"]["poi"] == 0.0
+
+
 @pytest.mark.slow
 @needs_rliable
 def test_a_missing_baseline_or_an_unknown_reference_is_refused_by_name():

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from rlm_gym.training.studies.runner import Study, run_study, summarise_study
+from rlm_gym.training.evaluation import evaluate
+from rlm_gym.training.studies.runner import STUDIES, Study, run_study, summarise_study
 
 TINY = Study(
     name="tiny",
@@ -92,7 +94,7 @@ def _strict(text: str) -> dict:
     return json.loads(text, parse_constant=refuse)
 
 
-@pytest.mark.parametrize("name", ["defaults", "ablation"])
+@pytest.mark.parametrize("name", ["defaults", "ablation", "demo-version"])
 def test_a_study_with_no_finished_run_leaves_the_committed_results_untouched(
     name, tmp_path, monkeypatch
 ):
@@ -170,3 +172,72 @@ def test_a_results_file_of_other_settings_is_refused_and_kept(tmp_path):
     with pytest.raises(ValueError, match=r"total_timesteps.*--results-dir"):
         run_study(TINY, runs_dir=tmp_path / "runs", results_dir=tmp_path, total_timesteps=128)
     assert (tmp_path / "tiny.json").read_bytes() == before
+
+
+V2 = "rlm_gym/Crawl-v2"
+# A variant trained and scored on another env than the study's (as demo-version's Crawl-v2).
+TWO_ENVS = replace(TINY, name="two-envs", variants={"v1": {}, "v2": {"env_id": V2}}, reference="v1")
+
+
+def _baseline_scores(env_id: str) -> dict[str, float]:
+    return {
+        name: evaluate(name, env_id, TINY.n_eval_episodes, TINY.eval_seed).summary()["score"]
+        for name in TINY.baselines
+    }
+
+
+@pytest.mark.slow
+def test_a_variant_on_another_env_is_scored_and_normalised_on_that_env(tmp_path):
+    report = run_study(
+        TWO_ENVS, runs_dir=tmp_path / "runs", results_dir=tmp_path, seeds=(0,), progress=False
+    )
+    on_v1, on_v2 = _baseline_scores(TINY.env_id), _baseline_scores(V2)
+    assert on_v1["oracle"] != on_v2["oracle"]  # the episodes tell the two envs apart
+    assert {k: v["score"] for k, v in report["baselines"].items()} == on_v1
+    assert {k: v["score"] for k, v in report["baselines_by_env"][V2].items()} == on_v2
+    v2 = report["variants"]["v2"]
+    assert v2["env_id"] == V2 and v2["per_seed"][0]["train_timesteps"] == 256
+    low, high = on_v2["random"], on_v2["oracle"]
+    assert v2["normalised"] == pytest.approx((v2["score"] - low) / (high - low))
+
+
+def test_no_train_scores_the_baselines_of_an_env_the_file_lacks_and_keeps_its_runs(tmp_path):
+    rows = [_row("v1", 0, 0.5), _row("v2", 0, 0.7)]
+    old = summarise_study(TWO_ENVS, rows, BASELINES, {V2: BASELINES})
+    # A file from before the baselines were scored per env: the study env's only.
+    del old["baselines_by_env"]
+    for row in old["variants"].values():
+        del row["env_id"]
+    (tmp_path / "two-envs.json").write_text(json.dumps(old))
+    report = run_study(
+        TWO_ENVS, runs_dir=tmp_path / "runs", results_dir=tmp_path, train=False, progress=False
+    )
+    assert report["baselines"] == BASELINES  # the file's own, not scored again
+    on_v2 = {k: v["score"] for k, v in report["baselines_by_env"][V2].items()}
+    assert on_v2 == _baseline_scores(V2)
+    v2 = report["variants"]["v2"]
+    assert v2["per_seed"] == [_row("v2", 0, 0.7)] and report["runs_done"] == 2
+    assert v2["normalised"] == pytest.approx(
+        (0.7 - on_v2["random"]) / (on_v2["oracle"] - on_v2["random"])
+    )
+    assert _strict((tmp_path / "two-envs.json").read_text()) == report
+    # Once they are held, the file is complete: nothing new, left as it is.
+    written = (tmp_path / "two-envs.json").read_bytes()
+    run_study(TWO_ENVS, runs_dir=tmp_path / "runs", results_dir=tmp_path, train=False)
+    assert (tmp_path / "two-envs.json").read_bytes() == written
+
+
+def test_every_committed_study_holds_the_baselines_of_each_variants_env():
+    from rlm_gym.training.studies.summary import variant_baselines
+
+    for path in sorted((ROOT / "results").glob("*.json")):
+        results = json.loads(path.read_text(encoding="utf-8"))
+        if results.get("study") not in STUDIES:
+            continue
+        for name, row in results["variants"].items():
+            env_id = (row.get("settings") or {}).get("env_id", results["env_id"])
+            assert row.get("env_id", env_id) == env_id, (path.name, name)
+            scale = variant_baselines(results, name)  # raises for an env without baselines
+            if row["seeds"]:
+                low, high = scale["random"]["score"], scale["oracle"]["score"]
+                assert row["normalised"] == pytest.approx((row["score"] - low) / (high - low))

@@ -1,4 +1,5 @@
-"""``summarise_study``: pairs with more than the reference, and steps to the heuristic."""
+"""``summarise_study``: pairs with more than the reference, steps to the heuristic, and each
+variant compared with the baselines of the env it trains on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import pytest
 from rlm_gym.crawl import CrawlRewardPolicy
 from rlm_gym.training.run_config import RunConfig
 from rlm_gym.training.studies.plans import STUDIES, Study
-from rlm_gym.training.studies.summary import steps_to_beat, summarise_study
+from rlm_gym.training.studies.summary import (
+    steps_to_beat,
+    study_env_ids,
+    summarise_study,
+    variant_baselines,
+    variant_env_id,
+)
 
 STUDY = Study(
     "t", "?", {"a": {}, "b": {}, "c": {}}, reference="b", seeds=(0, 1, 2), compare_to=("a",)
@@ -95,3 +102,74 @@ def test_the_curricula_are_schedules_the_crawl_policy_accepts():
         # A curriculum ends on the full reward's own weights.
         defaults = CrawlRewardPolicy().config["weights"]
         assert end == {k: defaults[k] for k in end}, name
+
+
+V1, V2 = "rlm_gym/Crawl-v1", "rlm_gym/Crawl-v2"
+TWO_ENVS = Study(
+    "two", "?", {"v1": {}, "v2": {"env_id": V2}}, reference="v1", seeds=(0, 1), env_id=V1
+)
+# The same random, heuristic and best fixed on both envs, as on Crawl-v1 and -v2; the oracle
+# and the heuristic on the curves' episodes differ.
+ON_V1 = {
+    "random": {"score": 0.3},
+    "heuristic": {"score": 0.7, "curve_score": 0.7},
+    "best_fixed": {"score": 0.6},
+    "oracle": {"score": 0.9},
+}
+ON_V2 = {**ON_V1, "heuristic": {"score": 0.7, "curve_score": 0.6}, "oracle": {"score": 0.8}}
+
+
+def _two_env_rows() -> list[dict]:
+    curve = [(10, 0.65), (20, 0.75)]
+    return [_row(v, s, 0.75, 0.5, curve) for v in ("v1", "v2") for s in (0, 1)]
+
+
+def test_a_variant_on_another_env_is_compared_with_that_envs_baselines():
+    summary = summarise_study(TWO_ENVS, _two_env_rows(), ON_V1, {V2: ON_V2})
+    v1, v2 = summary["variants"]["v1"], summary["variants"]["v2"]
+    assert (v1["env_id"], v2["env_id"]) == (V1, V2)
+    # The same runs' score, normalised by each env's own random and oracle.
+    assert v1["normalised"] == pytest.approx((0.75 - 0.3) / (0.9 - 0.3))
+    assert v2["normalised"] == pytest.approx((0.75 - 0.3) / (0.8 - 0.3))
+    # Steps to the heuristic against the heuristic on its own env's curve episodes.
+    assert v1["steps_to_heuristic"]["per_seed"] == [20, 20]
+    assert v2["steps_to_heuristic"]["per_seed"] == [10, 10]
+    assert summary["baselines"] == ON_V1 and summary["baselines_by_env"] == {V2: ON_V2}
+    json.dumps(summary, allow_nan=False)
+
+
+def test_the_beats_flags_use_the_variants_own_envs_heuristic_and_best_fixed():
+    on_v2 = {**ON_V2, "heuristic": {"score": 0.8}, "best_fixed": {"score": 0.5}}
+    summary = summarise_study(TWO_ENVS, _two_env_rows(), ON_V1, {V2: on_v2})
+    assert summary["variants"]["v1"]["beats_heuristic_every_seed"] is True
+    assert summary["variants"]["v2"]["beats_heuristic_every_seed"] is False
+    assert summary["variants"]["v2"]["beats_best_fixed_every_seed"] is True
+
+
+def test_a_study_on_one_env_writes_no_baselines_by_env():
+    summary = summarise_study(STUDY, [_row(v, 0, 0.5, 0.5) for v in "abc"], BASELINES)
+    assert "baselines_by_env" not in summary
+    assert {row["env_id"] for row in summary["variants"].values()} == {STUDY.env_id}
+
+
+def test_a_variants_env_without_baselines_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"missing \['rlm_gym/Crawl-v2'\]"):
+        summarise_study(TWO_ENVS, _two_env_rows(), ON_V1)
+
+
+def test_the_study_env_comes_first_then_the_variants_other_envs():
+    assert study_env_ids(TWO_ENVS) == (V1, V2)
+    # A variant naming the study's own env adds no second one.
+    assert study_env_ids(replace(TWO_ENVS, env_id=V2)) == (V2,)
+    assert variant_env_id(TWO_ENVS, "v1") == V1 and variant_env_id(TWO_ENVS, "v2") == V2
+
+
+def test_variant_baselines_reads_a_file_written_before_variants_recorded_their_env():
+    summary = summarise_study(TWO_ENVS, _two_env_rows(), ON_V1, {V2: ON_V2})
+    for row in summary["variants"].values():
+        del row["env_id"]  # as files written before: the env is in the variant's settings
+    assert variant_baselines(summary, "v1") == ON_V1
+    assert variant_baselines(summary, "v2") == ON_V2
+    del summary["baselines_by_env"]  # a file whose baselines were scored on one env only
+    with pytest.raises(ValueError, match=r"rlm_gym/Crawl-v2.*'v2'.*study two --no-train"):
+        variant_baselines(summary, "v2")
