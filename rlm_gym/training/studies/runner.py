@@ -42,6 +42,7 @@ from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.training.evaluation import evaluate
+from rlm_gym.training.numerics import segments_numerics
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic
 from rlm_gym.training.studies.plans import (
@@ -108,6 +109,8 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
         "train_timesteps": trained.metrics["timesteps"],
         "train_time_s": trained.metrics["wall_time_s"],
         "wall_s": time.perf_counter() - started,
+        # The float platform of each part of the run: a re-run elsewhere parts from it.
+        "numerics": segments_numerics(trained.config.get("segments", [])),
     }
     write_json_atomic(run_dir / "row.json", row)
     return row
