@@ -16,6 +16,7 @@ from typing import Any
 
 from rlm_gym.training.evaluation import evaluate
 from rlm_gym.training.models import save_model_atomic
+from rlm_gym.training.numerics import numerics
 from rlm_gym.training.run_config import RunConfig
 from rlm_gym.training.runs import (
     BEST_MODEL_FILE,
@@ -95,12 +96,14 @@ class RunRecorder:
 
     def start_segment(self, model: Any) -> None:
         """Open a segment of training (the whole run, or what one ``resume`` adds) and record
-        the run as ``running``."""
+        the run as ``running``, with the float platform it trains on (``numerics``: a
+        resume on another machine continues with other numbers)."""
         self.record["segments"] = [
             *self.record.get("segments", []),
             {
                 "from_timesteps": int(model.num_timesteps),
                 "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                "numerics": numerics(),
             },
         ]
         self.write_state(model, "running", checkpoint=False)

@@ -139,3 +139,14 @@ def test_train_from_python_prints_progress_lines_without_tqdm(tmp_path, monkeypa
     _train_cartpole(tmp_path / "run", progress_bar=True)
     lines = capsys.readouterr().err.strip().splitlines()
     assert lines and lines[-1].startswith("train run: 256/256 steps (100 %)")
+
+
+def test_each_segment_records_the_float_platform_it_trained_on(trained):
+    from rlm_gym.training.numerics import numerics
+
+    config = json.loads((trained.log_dir / "config.json").read_text())
+    (segment,) = config["segments"]
+    here = numerics()
+    assert segment["numerics"]["cpu"] == here["cpu"]
+    assert segment["numerics"]["versions"] == here["versions"]
+    assert segment["numerics"]["torch_threads"] == 1  # RunConfig's torch_threads, set first

@@ -47,6 +47,7 @@ from typing import Any
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.training.evaluation import evaluate
+from rlm_gym.training.numerics import segments_numerics
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic
 from rlm_gym.training.studies.plans import (
@@ -57,7 +58,7 @@ from rlm_gym.training.studies.plans import (
     variant_budget,
 )
 from rlm_gym.training.studies.summary import study_env_ids, summarise_study
-from rlm_gym.training.trainer import resume, train
+from rlm_gym.training.trainer import TrainResult, resume, train
 
 __all__ = [
     "STUDIES",
@@ -74,6 +75,47 @@ def _run_dir(root: Path, study: Study, variant: str, seed: int) -> Path:
     return root / study.name / variant / f"seed_{seed}"
 
 
+def run_spec(study: Study, variant: str, seed: int, run_dir: str | Path) -> dict[str, Any]:
+    """One run of ``study`` as ``run_study`` trains it: what :func:`train_run` takes."""
+    settings = study.variants[variant]
+    return {
+        "variant": variant,
+        "seed": seed,
+        "settings": dict(settings),
+        "run_dir": str(run_dir),
+        "env_id": settings.get("env_id", study.env_id),
+        "total_timesteps": variant_budget(study, variant),
+        "n_envs": study.n_envs,
+        "hyperparams": dict(study.hyperparams),
+        "n_eval_episodes": study.n_eval_episodes,
+        "eval_seed": study.eval_seed,
+        "curve_eval": dict(study.curve_eval),
+    }
+
+
+def train_run(spec: Mapping[str, Any]) -> TrainResult:
+    """Train one run of a study from its spec (:func:`run_spec`) into ``spec["run_dir"]``,
+    its learning-curve points in ``evaluations.json``; no final evaluation."""
+    settings = spec["settings"]
+    return train(
+        spec["env_id"],
+        settings.get("policy", "crawl"),
+        config=settings.get("config"),
+        disable=tuple(settings.get("disable", ())),
+        total_timesteps=int(spec["total_timesteps"]),
+        n_envs=int(settings.get("n_envs", spec["n_envs"])),
+        seed=int(spec["seed"]),
+        hyperparams={**spec["hyperparams"], **dict(settings.get("hyperparams") or {})},
+        algo=settings.get("algo"),
+        shaping=settings.get("shaping"),
+        reward_schedule=settings.get("reward_schedule"),
+        log_dir=Path(spec["run_dir"]),
+        tensorboard=False,
+        progress_bar=False,
+        **{"eval_freq": 0, "n_eval_episodes": 0, **spec["curve_eval"]},
+    )
+
+
 def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
     """Train (or resume) one run and score it; writes ``row.json`` in its run directory."""
     run_dir = Path(spec["run_dir"])
@@ -84,24 +126,7 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
     else:
         if run_dir.exists():  # a run killed before its first checkpoint: nothing to keep
             shutil.rmtree(run_dir)
-        settings = spec["settings"]
-        trained = train(
-            spec["env_id"],
-            settings.get("policy", "crawl"),
-            config=settings.get("config"),
-            disable=tuple(settings.get("disable", ())),
-            total_timesteps=int(spec["total_timesteps"]),
-            n_envs=int(settings.get("n_envs", spec["n_envs"])),
-            seed=int(spec["seed"]),
-            hyperparams={**spec["hyperparams"], **dict(settings.get("hyperparams") or {})},
-            algo=settings.get("algo"),
-            shaping=settings.get("shaping"),
-            reward_schedule=settings.get("reward_schedule"),
-            log_dir=run_dir,
-            tensorboard=False,
-            progress_bar=False,
-            **{"eval_freq": 0, "n_eval_episodes": 0, **spec["curve_eval"]},
-        )
+        trained = train_run(spec)
     evaluation = evaluate(
         trained.model, spec["env_id"], int(spec["n_eval_episodes"]), int(spec["eval_seed"])
     )
@@ -113,6 +138,8 @@ def _train_and_score(spec: Mapping[str, Any]) -> dict[str, Any]:
         "train_timesteps": trained.metrics["timesteps"],
         "train_time_s": trained.metrics["wall_time_s"],
         "wall_s": time.perf_counter() - started,
+        # The float platform of each part of the run: a re-run elsewhere parts from it.
+        "numerics": segments_numerics(trained.config.get("segments", [])),
     }
     write_json_atomic(run_dir / "row.json", row)
     return row
@@ -210,7 +237,7 @@ def run_study(
     rows: list[dict[str, Any]] = []
     pending: list[dict[str, Any]] = []
     for seed in study.seeds:
-        for variant, settings in study.variants.items():
+        for variant in study.variants:
             if (variant, seed) in recorded:
                 continue
             run_dir = _run_dir(runs_root, study, variant, seed)
@@ -218,21 +245,7 @@ def run_study(
             if row_path.exists():
                 rows.append(json.loads(row_path.read_text(encoding="utf-8")))
                 continue
-            pending.append(
-                {
-                    "variant": variant,
-                    "seed": seed,
-                    "settings": dict(settings),
-                    "run_dir": str(run_dir),
-                    "env_id": settings.get("env_id", study.env_id),
-                    "total_timesteps": variant_budget(study, variant),
-                    "n_envs": study.n_envs,
-                    "hyperparams": dict(study.hyperparams),
-                    "n_eval_episodes": study.n_eval_episodes,
-                    "eval_seed": study.eval_seed,
-                    "curve_eval": dict(study.curve_eval),
-                }
-            )
+            pending.append(run_spec(study, variant, seed, run_dir))
     started = time.perf_counter()
     if progress and (rows or recorded):
         print(

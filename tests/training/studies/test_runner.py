@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 from rlm_gym.training.evaluation import evaluate
+from rlm_gym.training.numerics import numerics
 from rlm_gym.training.studies.runner import STUDIES, Study, run_study, summarise_study
 
 TINY = Study(
@@ -46,6 +47,9 @@ def test_no_train_reports_the_finished_seeds_and_trains_nothing(tmp_path):
     again = run_study(TINY, runs_dir=runs, results_dir=results, n_workers=1, progress=False)
     assert again["seeds_complete"] == [0, 1]
     assert again["variants"]["crawl"]["per_seed"][0] == report["variants"]["crawl"]["per_seed"][0]
+    # Each row says which float platform trained it (one entry: trained in one go, here).
+    (recorded,) = again["variants"]["crawl"]["per_seed"][1]["numerics"]
+    assert recorded == {**numerics(), "torch_threads": 1}
 
 
 @pytest.mark.slow
