@@ -17,9 +17,12 @@ The script runs against any checkout of the package (``PYTHONPATH=/path/to/old/t
 ``--label before`` records the old code's split next to today's (``--label after``, what
 ``make bench`` refreshes); ``--n-envs`` and ``--hp key=value`` measure a candidate recipe
 (``--label candidate``). ``--plain`` only trains and scores the run, untimed: the command a
-whole-process timing of old against new code runs.
+whole-process timing of old against new code runs, and ``--paired OLD_TREE`` runs that timing:
+``--repeats`` alternating pairs of whole runs, old code then this checkout's, each one's CPU
+seconds (user + system, the process and its children), and the ratio of each pair.
 
-Run: ``.venv/bin/python benchmarks/study_cost.py [--timesteps 65536] [--label after]``
+Run: ``.venv/bin/python benchmarks/study_cost.py [--timesteps 65536] [--label after]``;
+``... --paired ../old-checkout --timesteps 600000 --repeats 3`` for the issue's whole-run figure.
 """
 
 from __future__ import annotations
@@ -206,6 +209,53 @@ def scaled(measured: dict[str, Any], timesteps: int, scale_to: int, eval_freq: i
     return out
 
 
+def paired(old_tree: str, repeats: int, timesteps: int, study: str, variant: str) -> dict:
+    """Whole-process CPU seconds of ``--plain`` runs, old code against this checkout, in
+    alternating pairs (old, new, old, new, ...): each run's user + system CPU, its children
+    included, read from ``resource.getrusage(RUSAGE_CHILDREN)`` around it."""
+    import os
+    import resource
+    import statistics
+    import subprocess
+
+    here = Path(__file__).resolve()
+    trees = {"old": str(Path(old_tree).resolve()), "new": str(here.parents[1])}
+    command = [sys.executable, str(here), "--plain", "--timesteps", str(timesteps)]
+    command += ["--study", study, "--variant", variant]
+    seconds: dict[str, list[float]] = {"old": [], "new": []}
+    for repeat in range(repeats):
+        for label, tree in trees.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            env = {**os.environ, "PYTHONPATH": tree}
+            subprocess.run(command, env=env, check=True, capture_output=True, cwd=tree)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            seconds[label].append(round(cpu, 2))
+            print(f"repeat {repeat + 1}/{repeats} {label}: {cpu:.1f} CPU s", flush=True)
+    ratios = [new / old for old, new in zip(seconds["old"], seconds["new"], strict=True)]
+    return {
+        "old_tree_commit": _commit(trees["old"]),
+        "new_commit": _commit(trees["new"]),
+        "study": study,
+        "variant": variant,
+        "timesteps": timesteps,
+        "cpu_s": seconds,
+        "ratios": [round(r, 4) for r in ratios],
+        "median_ratio": round(statistics.median(ratios), 4),
+        "median_old_s": statistics.median(seconds["old"]),
+        "median_new_s": statistics.median(seconds["new"]),
+    }
+
+
+def _commit(tree: str) -> str:
+    import subprocess
+
+    found = subprocess.run(
+        ["git", "-C", tree, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return found.stdout.strip() or "unknown"
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", default="ablation")
@@ -224,7 +274,25 @@ def main(argv: list[str] | None = None) -> dict:
         action="store_true",
         help="only train and score the run, untimed (a whole-process timing's command)",
     )
+    parser.add_argument(
+        "--paired",
+        metavar="OLD_TREE",
+        default=None,
+        help="whole-process CPU of --plain runs, OLD_TREE's code against this checkout's, in "
+        "alternating pairs (saved as study_cost.paired)",
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="pairs for --paired")
     args = parser.parse_args(argv)
+    if args.paired:
+        result = paired(args.paired, args.repeats, args.timesteps, args.study, args.variant)
+        print(
+            f"whole-process CPU, median of {args.repeats} pairs: old {result['median_old_s']:.1f}"
+            f" s, new {result['median_new_s']:.1f} s, new/old {result['median_ratio']:.3f} "
+            f"(pairs: {', '.join(f'{r:.3f}' for r in result['ratios'])})"
+        )
+        if not args.no_save:
+            _save_section("paired", result)
+        return result
     if args.plain:
         hyperparams = {k: json.loads(v) for k, v in (hp.split("=", 1) for hp in args.hp)}
         with tempfile.TemporaryDirectory() as tmp:
@@ -282,13 +350,17 @@ def main(argv: list[str] | None = None) -> dict:
         "scaled_total_s": total,
     }
     if not args.no_save:
-        from _common import RESULTS_PATH
-
-        results = json.loads(RESULTS_PATH.read_text()) if RESULTS_PATH.exists() else {}
-        section = dict(results.get("study_cost", {}))
-        section[args.label] = payload
-        save_results("study_cost", section)
+        _save_section(args.label, payload)
     return payload
+
+
+def _save_section(label: str, payload: dict) -> None:
+    from _common import RESULTS_PATH
+
+    results = json.loads(RESULTS_PATH.read_text()) if RESULTS_PATH.exists() else {}
+    section = dict(results.get("study_cost", {}))
+    section[label] = payload
+    save_results("study_cost", section)
 
 
 if __name__ == "__main__":

@@ -52,4 +52,20 @@ def study_cost() -> str:
         f"update by the steps, curve evaluations by their count, the final evaluation and "
         f"set-up as measured. {notes}.\n\n"
     )
-    return caption + table(headers, rows)
+    return caption + table(headers, rows) + _paired(cost.get("paired"))
+
+
+def _paired(result: dict | None) -> str:
+    """The whole-run figure: old code and recipe against today's, in alternating pairs."""
+    if not result:
+        return ""
+    pairs = ", ".join(f"{ratio:.3f}" for ratio in result["ratios"])
+    old, new = result["cpu_s"]["old"], result["cpu_s"]["new"]
+    return (
+        f"\nWhole runs, measured paired (`--paired`): {len(result['ratios'])} alternating pairs "
+        f"of the `{result['study']}` study's `{result['variant']}` run at "
+        f"{result['timesteps']:,} steps, the code and recipe of {result['old_tree_commit']} "
+        f"against {result['new_commit']}'s, whole-process CPU (user + system): old "
+        f"{', '.join(f'{v:.0f}' for v in old)} s, new {', '.join(f'{v:.0f}' for v in new)} s; "
+        f"new / old **{result['median_ratio']:.3f}** (median; pairs {pairs}).\n"
+    )

@@ -1,0 +1,94 @@
+"""Wall time of ``rlm-gym demo`` after the install, as ``make demo`` runs it (target <= 60 s).
+
+Each repetition runs the installed ``rlm-gym demo`` in a fresh process into a temporary run
+directory (training, the baselines on the second core, the evaluation, the table and the
+pictures), and records its wall time and CPU seconds (user + system, its worker processes
+included), with the trained agent's true crawl score. Wall time is the figure: a newcomer waits
+for it. It is only meaningful on an otherwise idle machine (2 cores), so the script reports the
+machine's load average before each run next to it. Bytecode caches are warmed by a first,
+unmeasured ``rlm-gym --help``, as after any install.
+
+Run: ``.venv/bin/python benchmarks/demo_time.py [--repetitions 3]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from time import perf_counter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import save_results
+
+
+def _cli() -> str:
+    found = Path(sys.executable).with_name("rlm-gym")
+    return str(found) if found.exists() else shutil.which("rlm-gym") or "rlm-gym"
+
+
+def time_demo(seed: int = 0) -> dict[str, float]:
+    """One ``rlm-gym demo`` run: wall s, CPU s, the trained agent's score, the load before."""
+    load = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "demo"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = perf_counter()
+        subprocess.run(
+            [_cli(), "demo", "--seed", str(seed), "--out", str(out)],
+            check=True,
+            capture_output=True,
+        )
+        wall = perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        rows = json.loads((out / "evaluation.json").read_text())
+    trained = next(row for row in rows if row["label"] == "trained")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "score": round(trained["score"], 4),
+        "normalised": round(trained["normalised"], 4),
+        "load_before": round(load, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repetitions", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-save", action="store_true")
+    args = parser.parse_args(argv)
+    subprocess.run([_cli(), "--help"], check=True, capture_output=True)
+    runs = []
+    for repetition in range(args.repetitions):
+        run = time_demo(args.seed)
+        runs.append(run)
+        print(
+            f"run {repetition + 1}/{args.repetitions}: {run['wall_s']:.1f} s wall, "
+            f"{run['cpu_s']:.1f} CPU s, score {run['score']:.3f} (normalised "
+            f"{run['normalised']:.2f}), load before {run['load_before']:.2f}",
+            flush=True,
+        )
+    walls = [run["wall_s"] for run in runs]
+    result = {
+        "runs": runs,
+        "median_wall_s": statistics.median(walls),
+        "max_wall_s": max(walls),
+        "cores": os.cpu_count(),
+    }
+    print(f"median wall {result['median_wall_s']:.1f} s (max {result['max_wall_s']:.1f} s)")
+    if not args.no_save:
+        save_results("demo_time", result)
+    return result
+
+
+if __name__ == "__main__":
+    main()
