@@ -56,6 +56,8 @@ def test_bad_requests_are_refused_before_any_training(tmp_path):
     with pytest.raises(ValueError, match="ablation"):
         check_run("ablatoin", "full", 0)
     with pytest.raises(ValueError, match=r"steps: 10000 .* eval_freq 8,192 .*closest: 8192"):
+        check_run("ablation-16envs", "full", 0, steps=10_000)
+    with pytest.raises(ValueError, match=r"steps: 10000 .* eval_freq 16,384 .*closest: 16384"):
         check_run("ablation", "full", 0, steps=10_000)
     with pytest.raises(ValueError, match="steps: 0 "):
         check_run("ablation", "full", 0, steps=0)
