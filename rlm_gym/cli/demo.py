@@ -38,14 +38,15 @@ def register(subparsers: Any) -> None:
         "train an agent on the crawl env and print its true score beside the baselines",
         ["rlm-gym demo", "rlm-gym demo --seed 1 --out runs/demo-seed1", "rlm-gym demo --quick"],
         description="The main job (`make demo`): train PPO with the `crawl` policy and the "
-        "recipe the `defaults` study measured best, on the current crawl env, then print the "
+        "quarter-cost recipe of the `demo-cost` study (under a minute on 2 cores), on the "
+        "current crawl env, then print the "
         "true crawl score of random / heuristic / best fixed / trained / oracle on the same "
         "seeded episodes and write evaluation.json and curves.png into the run directory.",
     )
     demo.add_argument(
         "--variant",
         default=None,
-        help="a recipe of the `defaults` study (default: the measured best, DEMO_VARIANT)",
+        help="a recipe of the `demo-cost` study (default: DEMO_VARIANT, the quarter-cost one)",
     )
     demo.add_argument(
         "--timesteps",
