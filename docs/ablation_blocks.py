@@ -14,6 +14,9 @@ from study_blocks import all_baselines, baseline_rows, beats_cell, study_caption
 HALF = "ablation-300k"
 # Task measures where less is better (a costlier variant has more of them).
 LOWER_IS_BETTER = {"time_per_valid_item_ms", "requests", "time_ms", "banned"}
+# The components whose switching off the verdict sentence weighs (the value checks, one by one
+# and together).
+VERDICT_COMPONENTS = ("has_data", "validation", "defects", "value_checks")
 # Label, scale, unit and decimals of each measure in the verdict.
 MEASURE_LABELS = {
     "score": ("true crawl score", 1.0, "", 3),
@@ -244,7 +247,7 @@ def ablation_verdict(name: str = "ablation") -> str:
         f"{job_word[_direction(*job)]} `binary` ({pm(*job, 1, 100)} points of job done)."
     ]
     quiet = []
-    for component in ("has_data", "validation", "defects", "value_checks"):
+    for component in VERDICT_COMPONENTS:
         if f"no_{component}" not in variants:
             continue
         costs = _costs(results, f"no_{component}")
@@ -294,6 +297,115 @@ def _moonshot(results: dict[str, Any]) -> str:
             "spend less time per valid item than `full`, both by more than the CI"
         )
     return sentence + "."
+
+
+# The record the quarter-cost `ablation` is checked against: the same study, the earlier recipe.
+BEFORE_COST = "ablation-16envs"
+
+
+def verdict_classes(results: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The classes the verdict sentence puts variants in, by the rules that write it: which
+    variants beat `binary` on the true score (by more than the paired CI), which of the value
+    checks cost something against `full` when off and which cost nothing measurable, which variants
+    are dominated neither by `binary` on job done nor by `full` on time per valid item, and
+    which beat both on those measures."""
+    variants = results["variants"]
+    beats = tuple(
+        name
+        for name, row in variants.items()
+        if name != results["reference"]
+        and _direction(row["vs_reference"], row["vs_reference_ci95"]) > 0
+    )
+    off = [f"no_{c}" for c in VERDICT_COMPONENTS if f"no_{c}" in variants]
+    costs = tuple(name for name in off if _costs(results, name))
+    free, better = [], []
+    for name, row in variants.items():
+        if name in ("binary", "full"):
+            continue
+        job = _direction(*_versus(row, results, "binary", "job_done"))
+        time = _direction(*_versus(row, results, "full", "time_per_valid_item_ms"))
+        if job >= 0 and time <= 0:
+            free.append(name)
+        if job > 0 and time < 0:
+            better.append(name)
+    return {
+        "beat `binary` on the true crawl score": beats,
+        "cost something against `full` when off": costs,
+        "cost nothing measurable against `full` when off": tuple(n for n in off if n not in costs),
+        "not dominated (job done vs `binary`, time per valid item vs `full`)": tuple(free),
+        "better than both on those two": tuple(better),
+    }
+
+
+def _same(same: bool) -> str:
+    return "yes" if same else "**no**"
+
+
+def ablation_cost_check() -> str:
+    """The quarter-cost ``ablation`` against its record with the earlier recipe: the verdict's
+    classes side by side, and ``full`` - ``binary`` on the true score in each."""
+    after, before = ablation_results(), ablation_results(BEFORE_COST)
+    if after is None or before is None:
+        return _not_measured(BEFORE_COST if before is None else "ablation")
+    new, old = verdict_classes(after), verdict_classes(before)
+
+    def names(found: tuple[str, ...]) -> str:
+        return ", ".join(f"`{name}`" for name in found) or "none"
+
+    rows = [
+        [label, names(old[label]), names(new[label]), _same(old[label] == new[label])]
+        for label in new
+    ]
+    full_old, full_new = before["variants"]["full"], after["variants"]["full"]
+    rows.insert(
+        0,
+        [
+            "`full` - `binary`, true crawl score",
+            pm(full_old["vs_reference"], full_old["vs_reference_ci95"]),
+            pm(full_new["vs_reference"], full_new["vs_reference_ci95"]),
+            _same(
+                _direction(full_old["vs_reference"], full_old["vs_reference_ci95"])
+                == _direction(full_new["vs_reference"], full_new["vs_reference_ci95"])
+            ),
+        ],
+    )
+    changed = [label for label in new if old[label] != new[label]]
+    summary = (
+        "Every class holds the same variants."
+        if not changed
+        else f"{len(changed)} of {len(new)} classes differ: {'; '.join(changed)}."
+    )
+    header = ["verdict", "16 envs, minibatch 256, 10 epochs", "quarter cost", "same"]
+    return table(header, rows) + f"\n{summary}\n\n" + _recipe_differences(before, after)
+
+
+def _recipe_differences(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """Each variant's true crawl score with both recipes, paired by seed (quarter cost minus
+    the 16-env recipe)."""
+    from rlm_gym.training.studies.stats import mean_ci95
+
+    rows = []
+    for name, row in after["variants"].items():
+        old = {run["seed"]: run["score"] for run in before["variants"][name]["per_seed"]}
+        new = {run["seed"]: run["score"] for run in row["per_seed"]}
+        seeds = sorted(set(old) & set(new))
+        if len(seeds) < 2:
+            continue
+        diff, half = mean_ci95([new[seed] - old[seed] for seed in seeds])
+        rows.append(
+            [
+                f"`{name}`",
+                len(seeds),
+                pm(*mean_ci95([old[seed] for seed in seeds])),
+                pm(*mean_ci95([new[seed] for seed in seeds])),
+                pm(diff, half),
+            ]
+        )
+    header = ["trained on", "seeds", "16-env recipe", "quarter cost", "difference (paired)"]
+    return (
+        "The true crawl score of each variant with both recipes (mean ± 95 % CI over seeds; "
+        "the difference paired by seed):\n\n" + table(header, rows)
+    )
 
 
 def trade_off_points() -> list[dict[str, Any]]:

@@ -74,9 +74,11 @@ RELIABLE_BLOCKS: dict[str, Callable[[], str]] = {
     f"{name.replace('-', '_')}_reliable": _block(name)
     for name in (
         "ablation",
+        "ablation-16envs",
         "ablation-300k",
         "ablation-v1",
         "defaults",
+        "demo-cost",
         "demo-version",
         "recipe-cost",
     )

@@ -32,6 +32,7 @@ from ablation_blocks import (
     ablation_300k_study,
     ablation_300k_verdict,
     ablation_convergence,
+    ablation_cost_check,
     ablation_study,
     ablation_verdict,
 )
@@ -51,6 +52,7 @@ from scrapy_blocks import scrapy_memory, scrapy_settings, scrapy_stats
 from study_blocks import (
     ablation_v1_study,
     defaults_study,
+    demo_cost_study,
     demo_table,
     demo_version,
     recipe_cost_study,
@@ -206,6 +208,20 @@ def performance() -> str:
     return table(["what", "measured", "target"], rows)
 
 
+def demo_time() -> str:
+    """How long ``make demo`` takes after the install (``benchmarks/demo_time.py``)."""
+    timing = read_json(BENCHMARKS).get("demo_time")
+    if not timing:
+        return "*Not measured yet*: run `benchmarks/demo_time.py`.\n"
+    walls = [run["wall_s"] for run in timing["runs"]]
+    return (
+        f"After the install it takes **{timing['median_wall_s']:.0f} s** of wall time on "
+        f"{timing['cores']} cores (median of {len(walls)} runs, "
+        f"{min(walls):.0f} to {max(walls):.0f} s; `benchmarks/demo_time.py`): the agent trains on "
+        "one core while the baselines are scored on the other.\n"
+    )
+
+
 def performance_headline() -> str:
     """One line of ``make bench`` figures: the crawl env, the scorer, the wrapper, the import."""
     bench = read_json(BENCHMARKS)
@@ -296,6 +312,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_table": demo_table,
     "ablation_study": ablation_study,
     "ablation_verdict": ablation_verdict,
+    "ablation_cost_check": ablation_cost_check,
     "ablation_v1_study": ablation_v1_study,
     "ablation_300k_study": ablation_300k_study,
     "ablation_300k_verdict": ablation_300k_verdict,
@@ -313,6 +330,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "sim_to_live": sim_to_live,
     "study_cost": study_cost,
     "recipe_cost_study": recipe_cost_study,
+    "demo_cost_study": demo_cost_study,
+    "demo_time": demo_time,
     **RELIABLE_BLOCKS,
 }
 

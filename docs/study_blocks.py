@@ -138,6 +138,14 @@ def defaults_study() -> str:
     return study_table("defaults")
 
 
+def demo_cost_study() -> str:
+    """The ``demo-cost`` study: the demo's recipe at a quarter of the cost against the earlier
+    one, paired by seed."""
+    if not (RESULTS / "demo-cost.json").exists():
+        return "*Not measured yet*: `results/demo-cost.json` does not exist.\n"
+    return study_table("demo-cost")
+
+
 def recipe_cost_study() -> str:
     """The ``recipe-cost`` study: cheaper PPO recipes against the ablation's and the demo's."""
     results = study("recipe-cost")
@@ -240,18 +248,18 @@ def demo_version() -> str:
 
 
 def demo_table() -> str:
-    """What ``make demo`` prints: the baselines and the demo recipe's seed-0 agent on the
-    version the demo trains on (``DEMO_ENV_ID``), from the ``demo-version`` study's runs and
-    its baselines on that version, in the demo's own table, and whether every seed beat the
+    """What ``make demo`` prints: the baselines and the demo recipe's seed-0 agent, from the
+    demo's own study (``DEMO_STUDY``, variant ``DEMO_VARIANT``) and its baselines on the env
+    that variant trains on, in the demo's own table, and whether every seed beat the
     heuristic and best fixed."""
-    from rlm_gym.training.demo import DEMO_ENV_ID
+    from rlm_gym.training.demo import DEMO_STUDY, DEMO_VARIANT
     from rlm_gym.training.evaluation import format_table, normalised_rows
     from rlm_gym.training.studies.summary import variant_baselines
 
-    if not (RESULTS / "demo-version.json").exists():
-        return "*Not measured yet*: `results/demo-version.json` does not exist.\n"
-    results = study("demo-version")
-    name = DEMO_ENV_ID.split("/")[-1]
+    if not (RESULTS / f"{DEMO_STUDY}.json").exists():
+        return f"*Not measured yet*: `results/{DEMO_STUDY}.json` does not exist.\n"
+    results = study(DEMO_STUDY)
+    name = DEMO_VARIANT
     variant = results["variants"][name]
     seed0 = next(row for row in variant["per_seed"] if row["seed"] == 0)
     baselines = variant_baselines(results, name)

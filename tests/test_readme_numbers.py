@@ -119,3 +119,28 @@ def test_a_study_tables_baseline_rows_are_those_of_each_env_on_its_own_scale():
         "*heuristic*",
         "*oracle*",
     ]
+
+
+@pytest.mark.parametrize("name", ["ablation", "ablation-16envs"])
+def test_the_cost_check_compares_the_classes_the_verdict_sentence_names(name):
+    results = json.loads((ROOT / "results" / f"{name}.json").read_text(encoding="utf-8"))
+    classes = list(ablation_blocks.verdict_classes(results).values())
+    sentence = ablation_blocks.ablation_verdict(name)
+
+    def names(found):
+        return ", ".join(f"`{variant}`" for variant in found)
+
+    _, costs, quiet, free, better = classes
+    for variant in costs:
+        component = variant.removeprefix("no_")
+        if component == "value_checks":
+            assert "Switching the three value checks off together costs:" in sentence
+        else:
+            assert f"Switching `{component}` off costs:" in sentence
+    if quiet:
+        labels = [f"`{variant.removeprefix('no_')}`" for variant in quiet]
+        assert f"Switching off {', '.join(labels)} costs nothing measurable" in sentence
+    if free:
+        assert f"time per valid item: {names(free)}" in sentence
+    if better:
+        assert f"of those, {names(better)} finish the job more often" in sentence
