@@ -209,10 +209,13 @@ def scaled(measured: dict[str, Any], timesteps: int, scale_to: int, eval_freq: i
     return out
 
 
-def paired(old_tree: str, repeats: int, timesteps: int, study: str, variant: str) -> dict:
+def paired(
+    old_tree: str, repeats: int, timesteps: int, study: str, variant: str, together: bool = False
+) -> dict:
     """Whole-process CPU seconds of ``--plain`` runs, old code against this checkout, in
-    alternating pairs (old, new, old, new, ...): each run's user + system CPU, its children
-    included, read from ``resource.getrusage(RUSAGE_CHILDREN)`` around it."""
+    pairs: alternating (old, new, old, new, ...), each run's user + system CPU, its children
+    included, read from ``resource.getrusage(RUSAGE_CHILDREN)`` around it; or, ``together``,
+    the two runs of a pair at the same time (on a busy machine both then share its load)."""
     import os
     import resource
     import statistics
@@ -223,7 +226,30 @@ def paired(old_tree: str, repeats: int, timesteps: int, study: str, variant: str
     command = [sys.executable, str(here), "--plain", "--timesteps", str(timesteps)]
     command += ["--study", study, "--variant", variant]
     seconds: dict[str, list[float]] = {"old": [], "new": []}
+    load = os.getloadavg()[0]
     for repeat in range(repeats):
+        if together:
+            # Both runs of the pair at once, one per core: whatever else the machine does
+            # weighs on both alike. Each one's CPU comes from its own wait4 record.
+            running = {
+                label: subprocess.Popen(
+                    command,
+                    env={**os.environ, "PYTHONPATH": tree},
+                    cwd=tree,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+                for label, tree in trees.items()
+            }
+            for label, process in running.items():
+                _, status, usage = os.wait4(process.pid, 0)
+                process.returncode = os.waitstatus_to_exitcode(status)
+                if process.returncode:
+                    raise subprocess.CalledProcessError(process.returncode, command)
+                cpu = usage.ru_utime + usage.ru_stime
+                seconds[label].append(round(cpu, 2))
+                print(f"repeat {repeat + 1}/{repeats} {label}: {cpu:.1f} CPU s", flush=True)
+            continue
         for label, tree in trees.items():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             env = {**os.environ, "PYTHONPATH": tree}
@@ -244,6 +270,8 @@ def paired(old_tree: str, repeats: int, timesteps: int, study: str, variant: str
         "median_ratio": round(statistics.median(ratios), 4),
         "median_old_s": statistics.median(seconds["old"]),
         "median_new_s": statistics.median(seconds["new"]),
+        "together": together,
+        "load_before": round(load, 2),
     }
 
 
@@ -282,9 +310,16 @@ def main(argv: list[str] | None = None) -> dict:
         "alternating pairs (saved as study_cost.paired)",
     )
     parser.add_argument("--repeats", type=int, default=3, help="pairs for --paired")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="with --paired: run the two runs of each pair at the same time, one per core",
+    )
     args = parser.parse_args(argv)
     if args.paired:
-        result = paired(args.paired, args.repeats, args.timesteps, args.study, args.variant)
+        result = paired(
+            args.paired, args.repeats, args.timesteps, args.study, args.variant, args.together
+        )
         print(
             f"whole-process CPU, median of {args.repeats} pairs: old {result['median_old_s']:.1f}"
             f" s, new {result['median_new_s']:.1f} s, new/old {result['median_ratio']:.3f} "
