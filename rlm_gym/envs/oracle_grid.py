@@ -1,0 +1,385 @@
+"""The oracle's expectimax values of one strategy, for every time of the budget at once.
+
+``baselines.Oracle`` values a state under a fixed (fetcher, extractor, paginator) strategy by
+expectimax over ``transitions``. A state's time enters that value only through the budget (an
+outcome past it ends the crawl) and the efficiency component of the final score; every other
+part of a transition is the same at every time. So the solver here groups states into *nodes*
+(a state with its time set to 0) and computes each node's values on the whole 100 ms time grid
+with numpy: one array operation per outcome instead of one Python call per state and time.
+
+That matters because the oracle re-plans every strategy at every step: from the state the
+played action reached, the other strategies' best plays pass through states at times they
+never reach themselves. Per state the old search explored those states anew; here they are
+the same nodes, already valued at every time.
+
+The values are bit for bit the ones of the scalar search (``Oracle`` keeps it for states off the
+grid): every array element is computed with the same floating-point operations in the same
+order (``sum(p * v)`` left to right, ``max`` over candidates, -1 for a pure failure, the final
+score as ``Scorer.score`` adds its parts); ``tests/envs/test_oracle_grid.py`` compares both.
+
+Example:
+    >>> from rlm_gym.envs.crawl_env import CrawlEnv
+    >>> env = CrawlEnv(pattern_types=["contact_info"])
+    >>> _ = env.reset(seed=3)
+    >>> site = GridSite(env.model, {})
+    >>> solver = site.solver((0, 2, 5))  # fetch_http, extract_css, url_navigation
+    >>> 0.0 <= solver.value(env.state) <= 1.0
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rlm_gym.envs import dynamics as dyn
+from rlm_gym.envs.scoring import (
+    Scorer,
+    item_blocks,
+    pages_collected,
+    reported_success,
+    score_fields,
+)
+from rlm_gym.envs.transitions import outcome_moves
+
+__all__ = ["GRID_MS", "GridSite", "StrategySolver", "OffGrid"]
+
+#: The time grid of the dynamics: every duration is a multiple of it.
+GRID_MS = 100
+
+# Grid steps past the budget an array covers at first (a longer move doubles the room).
+_TAIL = 64
+# The same for the end values (few, shared by the strategies): past a 30 s timeout.
+_END_TAIL = 320
+# Kinds of edge: to a node that may still run, or to a state the move itself ended.
+_RUNNING, _ENDED = 0, 1
+
+
+class OffGrid(Exception):
+    """The state or a move's duration is not on the 100 ms grid (the scalar search takes it)."""
+
+
+class GridSite:
+    """The solvers of one site: a ``StrategySolver`` per strategy, and what they share: the
+    outcomes of an action in a node and the final scores of ended states.
+
+    Args:
+        model: The site.
+        efficiency: A dict the site may fill with efficiency components by ``(scorer, pages,
+            errors)`` (shared across sites: they do not depend on the site).
+
+    Raises:
+        OffGrid: The site's scorer is not a ``Scorer`` (the scalar search takes the site).
+    """
+
+    def __init__(self, model: dyn.SiteModel, efficiency: dict) -> None:
+        if not isinstance(model.scorer, Scorer):
+            raise OffGrid("the site's scorer is not a `Scorer`")
+        self.model = model
+        self.top = model.profile.time_budget_ms // GRID_MS
+        self.max_steps = model.max_steps
+        self._efficiency = efficiency
+        self.ends: dict[tuple[int, ...], np.ndarray] = {}
+        self._edges: dict[tuple[tuple[int, ...], int], tuple[bool, list]] = {}
+        self._solvers: dict[tuple[int, int, int], StrategySolver] = {}
+
+    def solver(self, plan: tuple[int, int, int]) -> StrategySolver:
+        """The solver of the strategy with these (fetcher, extractor, paginator) actions."""
+        solver = self._solvers.get(plan)
+        if solver is None:
+            solver = self._solvers[plan] = StrategySolver(self, plan)
+        return solver
+
+    def fits(self, state: tuple[int, ...]) -> bool:
+        """Whether ``state`` is a running state on the grid, within the time and step budgets."""
+        time_ms = state[dyn.S_TIME]
+        return (
+            state[dyn.S_PHASE] != dyn.DONE
+            and state[dyn.S_END] == dyn.RUNNING
+            and time_ms >= 0
+            and time_ms % GRID_MS == 0
+            and time_ms // GRID_MS <= self.top
+            and state[dyn.S_STEPS] < self.max_steps
+        )
+
+    def ended(self, key: tuple[int, ...], length: int) -> np.ndarray:
+        """The final score of the ended state ``key`` (time 0) at times ``0 .. length - 1`` of
+        the grid (at least): ``state_score``'s value, element by element."""
+        found = self.ends.get(key)
+        if found is not None and len(found) >= length:
+            return found
+        length = max(length, self.top + 1 + _END_TAIL, 2 * len(found) if found is not None else 0)
+        model = self.model
+        scorer = model.scorer
+        blocks = item_blocks(model, key)
+        head, tail = scorer.content(
+            model.profile.pattern_type, blocks, reported_success(model, key, blocks)
+        )
+        errors = min(key[dyn.S_ERROR], scorer.error_cap)
+        # ``Scorer.score``'s sum, in its order, on every time at once.
+        total = head + self._efficiency_array(scorer, pages_collected(key), errors, length)
+        for component in tail:
+            total += component
+        values = np.where(total < 0.0, 0.0, np.where(total > 1.0, 1.0, total))
+        self.ends[key] = values
+        return values
+
+    def edges(self, node: tuple[int, ...], action: int) -> tuple[bool, list]:
+        """``(pure, edges)`` of ``action`` in ``node``: an edge ``(p, ticks, kind, child)`` per
+        outcome, the child the running node it leads to (steps and errors counted) or the key
+        of the state the move ended; ``pure`` when the action is a certain failure that leaves
+        the phase unchanged within the budgets (the search values it -1 there)."""
+        found = self._edges.get((node, action))
+        if found is not None:
+            return found
+        cap = self.model.error_cap
+        steps = node[dyn.S_STEPS] + 1
+        base = list(node)
+        base[dyn.S_STEPS] = steps
+        moves = outcome_moves(self.model, node, action)
+        edges = []
+        built: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
+        for p, changes, duration, error, _ in moves:
+            if duration < 0 or duration % GRID_MS:
+                raise OffGrid(f"a move of {duration} ms")
+            # Outcomes that differ only in duration share their changes (server jitter).
+            made = built.get((id(changes), error))
+            if made is None:
+                values = base.copy()
+                for index, value in changes.items():
+                    values[index] = value
+                if error and values[dyn.S_ERROR] < cap:
+                    values[dyn.S_ERROR] += 1
+                if values[dyn.S_END] == dyn.RUNNING:
+                    made = (_RUNNING, tuple(values))
+                else:
+                    made = (_ENDED, _ended_key(values))
+                built[(id(changes), error)] = made
+            edges.append((p, duration // GRID_MS, *made))
+        kind, child = edges[0][2], edges[0][3]
+        pure = (
+            len(moves) == 1
+            and not moves[0][4][1]
+            and kind == _RUNNING
+            and child[dyn.S_PHASE] == node[dyn.S_PHASE]
+            and steps < self.max_steps
+        )
+        found = self._edges[(node, action)] = (pure, edges)
+        return found
+
+    def _efficiency_array(self, scorer: Scorer, pages: int, errors: int, length: int) -> np.ndarray:
+        key = (scorer, pages, errors)
+        found = self._efficiency.get(key)
+        if found is None or len(found) < length:
+            start = 0 if found is None else len(found)
+            more = [scorer.efficiency(pages, u * GRID_MS, errors) for u in range(start, length)]
+            found = np.array(more) if found is None else np.concatenate([found, more])
+            self._efficiency[key] = found
+        return found[:length]
+
+
+class StrategySolver:
+    """Expectimax values of one strategy on one site, node by node, on the whole time grid.
+
+    A node's array ``W`` holds, at ``u <= top`` (``top`` = budget // 100 ms), the value of the
+    running node's state at time ``u`` (valid from the lowest time it was asked for), and past
+    ``top`` the final score of the state the budget ends there: what a move into the node
+    leads to at time ``u``. A node at the step budget holds the end values at every time. Only
+    the times asked for are stored: ``W[u]`` is ``array[u - base]``.
+    """
+
+    def __init__(self, site: GridSite, plan: tuple[int, int, int]) -> None:
+        self.site = site
+        self.plan = plan
+        self.top = site.top
+        self._compiled: dict[tuple[int, ...], list] = {}
+        # Per node: the lowest time its running values are valid from; its (base, array).
+        self._low: dict[tuple[int, ...], int] = {}
+        self._arrays: dict[tuple[int, ...], tuple[int, np.ndarray]] = {}
+
+    def value(self, state: tuple[int, ...]) -> float:
+        """The expected final score of the strategy's optimal play from running ``state``."""
+        node, time = _node(state), state[dyn.S_TIME] // GRID_MS
+        self._solve(node, time)
+        base, values = self._arrays[node]
+        return float(values[time - base])
+
+    def q_values(self, state: tuple[int, ...]) -> list[tuple[int, float]]:
+        """``(action, value)`` of every candidate action in running ``state``, in order; -1 for a
+        certain failure that leaves the phase unchanged (as the scalar search)."""
+        node, time = _node(state), state[dyn.S_TIME] // GRID_MS
+        self._solve(node, time)
+        return [
+            (action, float(self._q(pure, edges, time, 1)[0]))
+            for action, pure, edges in self._compile(node)
+        ]
+
+    # ------------------------------------------------------------------ search
+    def _solve(self, root: tuple[int, ...], time: int) -> None:
+        """Value every node reachable from ``root`` at ``time`` on the times it can be reached."""
+        top, max_steps = self.top, self.site.max_steps
+        lows = self._low
+        compile_ = self._compile
+        layers = []
+        layer = {root: time}
+        # Every move adds a step, so the nodes fall into layers by step count: a node's parents
+        # are all in the layer before it, and its earliest time is final when its layer starts.
+        while layer:
+            todo = {}
+            following: dict[tuple[int, ...], int] = {}
+            for node, low in layer.items():
+                if lows.get(node, top + 1) <= low:
+                    continue
+                todo[node] = low
+                for _, pure, edges in compile_(node):
+                    if pure:
+                        continue
+                    for _, ticks, kind, child in edges:
+                        reached = low + ticks
+                        if (
+                            kind == _RUNNING
+                            and reached <= top
+                            and child[dyn.S_STEPS] < max_steps
+                            and following.get(child, top + 1) > reached
+                        ):
+                            following[child] = reached
+            layers.append(todo)
+            layer = following
+        for todo in reversed(layers):
+            for node, low in todo.items():
+                self._value_node(node, low)
+
+    def _value_node(self, node: tuple[int, ...], low: int) -> None:
+        top = self.top
+        base, values = self._extended(node, low, top + 1)
+        best = values[low - base : top + 1 - base]
+        count = top - low + 1
+        first = True
+        for _, pure, edges in self._compiled[node]:
+            q = self._q(pure, edges, low, count)
+            if first:
+                best[:] = q
+                first = False
+            else:
+                np.maximum(best, q, out=best)
+        self._low[node] = low
+
+    def _q(self, pure: bool, edges: list, low: int, count: int) -> np.ndarray:
+        """The candidate's values at times ``low .. low + count - 1``: ``sum(p * value)`` over
+        its outcomes, -1 where it is a certain failure leaving the phase unchanged."""
+        if pure:
+            p, ticks, _, child = edges[0]
+            q = np.full(count, -1.0)
+            # In budget (time + ticks <= top) the failure is pure; past it, the budget ends it.
+            start = max(0, self.top - ticks - low + 1)
+            if start < count:
+                base, ended = self._extended(child, low + ticks + start, low + ticks + count)
+                q[start:] = p * ended[low + ticks + start - base : low + ticks + count - base]
+            return q
+        arrays = self._arrays
+        ends = self.site.ends
+        total = None
+        for p, ticks, kind, child in edges:
+            first = low + ticks
+            need = first + count
+            if kind == _ENDED:
+                values = ends.get(child)
+                if values is None or len(values) < need:
+                    values = self.site.ended(child, need)
+                part = values[first:need]
+            else:
+                found = arrays.get(child)
+                if found is None or found[0] > first or found[0] + len(found[1]) < need:
+                    found = self._extended(child, first, need)
+                base = found[0]
+                part = found[1][first - base : need - base]
+            if total is None:
+                # ``1.0 * v`` is ``v``: a single certain outcome is read, not copied (the
+                # caller copies it into the node's array before changing anything).
+                total = part if p == 1.0 else p * part
+            else:
+                total = total + p * part
+        return total
+
+    def _extended(self, node: tuple[int, ...], start: int, stop: int) -> tuple[int, np.ndarray]:
+        """``node``'s ``(base, array)``, covering times ``start .. stop - 1`` at least (the end
+        values filled in past the budget, the running values kept where computed)."""
+        found = self._arrays.get(node)
+        if found is not None:
+            base, old = found
+            if base <= start and base + len(old) >= stop:
+                return found
+            start, stop = min(start, base), max(stop, base + len(old))
+        top = self.top
+        # Room past the budget for later moves into the node (a grown tail doubles).
+        stop = max(stop, top + 1 + _TAIL, 2 * stop - top - 1 if found is not None else 0)
+        site = self.site
+        values = np.empty(stop - start)
+        if node[dyn.S_STEPS] >= site.max_steps:
+            # In budget the step budget ends the crawl; past it the time budget does.
+            values[:] = site.ended(_ended_key(_out_of_steps(node)), stop)[start:stop]
+            self._low[node] = 0
+        elif found is not None:
+            values[base - start : base - start + len(old)] = old
+        cut = max(top + 1, start)
+        if cut < stop:
+            over = site.ended(_ended_key(_over_budget(node, site.model.error_cap)), stop)
+            values[cut - start :] = over[cut:stop]
+        found = self._arrays[node] = (start, values)
+        return found
+
+    def _compile(self, node: tuple[int, ...]) -> list:
+        """``(action, pure, edges)`` per candidate action of ``node`` (``GridSite.edges``)."""
+        compiled = self._compiled.get(node)
+        if compiled is None:
+            edges = self.site.edges
+            compiled = self._compiled[node] = [
+                (action, *edges(node, action)) for action in candidates(node, self.plan)
+            ]
+        return compiled
+
+
+def candidates(state: tuple[int, ...], plan: tuple[int, int, int]) -> list[int]:
+    """The actions a strategy may take in ``state``: its own tools, backoff and stop."""
+    fetcher, extractor, paginator = plan
+    phase = state[dyn.S_PHASE]
+    if phase == dyn.FETCH:
+        actions = [fetcher]
+    elif phase == dyn.EXTRACT:
+        actions = [extractor]
+        # A page fetched over HTTP (by another policy) may be re-fetched by a headless plan.
+        if fetcher == dyn.FETCH_HEADLESS and state[dyn.S_FETCHED] == dyn.BY_HTTP:
+            actions.append(fetcher)
+    else:
+        actions = [paginator]
+    if state[dyn.S_PRESSURE]:
+        actions.append(dyn.BACKOFF)
+    actions.append(dyn.STOP)
+    return actions
+
+
+def _node(state: tuple[int, ...]) -> tuple[int, ...]:
+    return state[: dyn.S_TIME] + (0,) + state[dyn.S_TIME + 1 :]
+
+
+def _ended_key(values: Any) -> tuple[int, ...]:
+    """The key of an ended state's scores: the fields its score reads (``score_fields``)."""
+    return score_fields(values)
+
+
+def _over_budget(values: Any, cap: int) -> list[int]:
+    """The state a move into running ``values`` leads to past the time budget."""
+    values = list(values)
+    values[dyn.S_END] = dyn.OVER_BUDGET
+    if values[dyn.S_ERROR] < cap:
+        values[dyn.S_ERROR] += 1
+    values[dyn.S_PHASE] = dyn.DONE
+    return values
+
+
+def _out_of_steps(values: Any) -> list[int]:
+    values = list(values)
+    values[dyn.S_END] = dyn.OUT_OF_STEPS
+    values[dyn.S_PHASE] = dyn.DONE
+    return values
