@@ -48,10 +48,9 @@ __all__ = ["GRID_MS", "GridSite", "StrategySolver", "OffGrid"]
 #: The time grid of the dynamics: every duration is a multiple of it.
 GRID_MS = 100
 
-# Grid steps past the budget an array covers at first (a longer move doubles the room).
-_TAIL = 64
-# The same for the end values (few, shared by the strategies): past a 30 s timeout.
-_END_TAIL = 320
+# Grid steps past the budget an array covers at first: past a 30 s timeout (a longer move
+# grows it).
+_TAIL = 320
 # Kinds of edge: to a node that may still run, or to a state the move itself ended.
 _RUNNING, _ENDED = 0, 1
 
@@ -109,7 +108,7 @@ class GridSite:
         found = self.ends.get(key)
         if found is not None and len(found) >= length:
             return found
-        length = max(length, self.top + 1 + _END_TAIL, 2 * len(found) if found is not None else 0)
+        length = max(length, self.top + 1 + _TAIL, 2 * len(found) - self.top if found is not None else 0)
         model = self.model
         scorer = model.scorer
         blocks = item_blocks(model, key)
@@ -185,8 +184,7 @@ class StrategySolver:
     A node's array ``W`` holds, at ``u <= top`` (``top`` = budget // 100 ms), the value of the
     running node's state at time ``u`` (valid from the lowest time it was asked for), and past
     ``top`` the final score of the state the budget ends there: what a move into the node
-    leads to at time ``u``. A node at the step budget holds the end values at every time. Only
-    the times asked for are stored: ``W[u]`` is ``array[u - base]``.
+    leads to at time ``u``. A node at the step budget holds the end values at every time.
     """
 
     def __init__(self, site: GridSite, plan: tuple[int, int, int]) -> None:
@@ -194,16 +192,15 @@ class StrategySolver:
         self.plan = plan
         self.top = site.top
         self._compiled: dict[tuple[int, ...], list] = {}
-        # Per node: the lowest time its running values are valid from; its (base, array).
+        # Per node: the lowest time its running values are valid from, and its array.
         self._low: dict[tuple[int, ...], int] = {}
-        self._arrays: dict[tuple[int, ...], tuple[int, np.ndarray]] = {}
+        self._arrays: dict[tuple[int, ...], np.ndarray] = {}
 
     def value(self, state: tuple[int, ...]) -> float:
         """The expected final score of the strategy's optimal play from running ``state``."""
         node, time = _node(state), state[dyn.S_TIME] // GRID_MS
         self._solve(node, time)
-        base, values = self._arrays[node]
-        return float(values[time - base])
+        return float(self._arrays[node][time])
 
     def q_values(self, state: tuple[int, ...]) -> list[tuple[int, float]]:
         """``(action, value)`` of every candidate action in running ``state``, in order; -1 for a
@@ -252,8 +249,10 @@ class StrategySolver:
 
     def _value_node(self, node: tuple[int, ...], low: int) -> None:
         top = self.top
-        base, values = self._extended(node, low, top + 1)
-        best = values[low - base : top + 1 - base]
+        values = self._arrays.get(node)
+        if values is None:
+            values = self._extended(node, top + 1)
+        best = values[low : top + 1]
         count = top - low + 1
         first = True
         for _, pure, edges in self._compiled[node]:
@@ -274,8 +273,8 @@ class StrategySolver:
             # In budget (time + ticks <= top) the failure is pure; past it, the budget ends it.
             start = max(0, self.top - ticks - low + 1)
             if start < count:
-                base, ended = self._extended(child, low + ticks + start, low + ticks + count)
-                q[start:] = p * ended[low + ticks + start - base : low + ticks + count - base]
+                ended = self._extended(child, low + ticks + count)
+                q[start:] = p * ended[low + ticks + start : low + ticks + count]
             return q
         arrays = self._arrays
         ends = self.site.ends
@@ -283,51 +282,37 @@ class StrategySolver:
         for p, ticks, kind, child in edges:
             first = low + ticks
             need = first + count
-            if kind == _ENDED:
-                values = ends.get(child)
-                if values is None or len(values) < need:
-                    values = self.site.ended(child, need)
-                part = values[first:need]
-            else:
-                found = arrays.get(child)
-                if found is None or found[0] > first or found[0] + len(found[1]) < need:
-                    found = self._extended(child, first, need)
-                base = found[0]
-                part = found[1][first - base : need - base]
+            values = ends.get(child) if kind == _ENDED else arrays.get(child)
+            if values is None or len(values) < need:
+                values = self.site.ended(child, need) if kind else self._extended(child, need)
             if total is None:
                 # ``1.0 * v`` is ``v``: a single certain outcome is read, not copied (the
                 # caller copies it into the node's array before changing anything).
-                total = part if p == 1.0 else p * part
+                total = values[first:need] if p == 1.0 else p * values[first:need]
             else:
-                total = total + p * part
+                total = total + p * values[first:need]
         return total
 
-    def _extended(self, node: tuple[int, ...], start: int, stop: int) -> tuple[int, np.ndarray]:
-        """``node``'s ``(base, array)``, covering times ``start .. stop - 1`` at least (the end
-        values filled in past the budget, the running values kept where computed)."""
+    def _extended(self, node: tuple[int, ...], length: int) -> np.ndarray:
+        """``node``'s array, at least ``length`` long (past the budget: the end values)."""
         found = self._arrays.get(node)
-        if found is not None:
-            base, old = found
-            if base <= start and base + len(old) >= stop:
-                return found
-            start, stop = min(start, base), max(stop, base + len(old))
+        if found is not None and len(found) >= length:
+            return found
         top = self.top
-        # Room past the budget for later moves into the node (a grown tail doubles).
-        stop = max(stop, top + 1 + _TAIL, 2 * stop - top - 1 if found is not None else 0)
         site = self.site
-        values = np.empty(stop - start)
+        length = max(length, top + 1 + _TAIL, 2 * len(found) - top if found is not None else 0)
         if node[dyn.S_STEPS] >= site.max_steps:
             # In budget the step budget ends the crawl; past it the time budget does.
-            values[:] = site.ended(_ended_key(_out_of_steps(node)), stop)[start:stop]
+            values = site.ended(_ended_key(_out_of_steps(node)), length)[:length].copy()
             self._low[node] = 0
-        elif found is not None:
-            values[base - start : base - start + len(old)] = old
-        cut = max(top + 1, start)
-        if cut < stop:
-            over = site.ended(_ended_key(_over_budget(node, site.model.error_cap)), stop)
-            values[cut - start :] = over[cut:stop]
-        found = self._arrays[node] = (start, values)
-        return found
+        else:
+            values = np.empty(length)
+            if found is not None:
+                values[: top + 1] = found[: top + 1]
+        over = site.ended(_ended_key(_over_budget(node, site.model.error_cap)), length)
+        values[top + 1 :] = over[top + 1 : length]
+        self._arrays[node] = values
+        return values
 
     def _compile(self, node: tuple[int, ...]) -> list:
         """``(action, pure, edges)`` per candidate action of ``node`` (``GridSite.edges``)."""
