@@ -209,7 +209,7 @@ class Oracle:
         True
     """
 
-    def __init__(self, max_sites: int = 8) -> None:
+    def __init__(self, max_sites: int = 2) -> None:
         self.max_sites = max_sites
         self._sites: OrderedDict[dyn.SiteModel, list] = OrderedDict()
         # Efficiency components by (scorer, pages, errors) on the time grid: site-independent.

@@ -48,9 +48,10 @@ __all__ = ["GRID_MS", "GridSite", "StrategySolver", "OffGrid"]
 #: The time grid of the dynamics: every duration is a multiple of it.
 GRID_MS = 100
 
-# Grid steps past the budget an array covers at first: past a 30 s timeout (a longer move
-# grows it).
-_TAIL = 320
+# Grid steps past the budget a node's array covers at first (a longer move grows it).
+_TAIL = 64
+# The same for the end values (few, shared by the strategies): past a 30 s timeout.
+_END_TAIL = 320
 # Kinds of edge: to a node that may still run, or to a state the move itself ended.
 _RUNNING, _ENDED = 0, 1
 
@@ -108,7 +109,7 @@ class GridSite:
         found = self.ends.get(key)
         if found is not None and len(found) >= length:
             return found
-        length = max(length, self.top + 1 + _TAIL, 2 * len(found) - self.top if found is not None else 0)
+        length = max(length, self.top + 1 + _END_TAIL, 2 * len(found) - self.top if found is not None else 0)
         model = self.model
         scorer = model.scorer
         blocks = item_blocks(model, key)
@@ -195,6 +196,7 @@ class StrategySolver:
         # Per node: the lowest time its running values are valid from, and its array.
         self._low: dict[tuple[int, ...], int] = {}
         self._arrays: dict[tuple[int, ...], np.ndarray] = {}
+        self._over: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def value(self, state: tuple[int, ...]) -> float:
         """The expected final score of the strategy's optimal play from running ``state``."""
@@ -267,14 +269,16 @@ class StrategySolver:
     def _q(self, pure: bool, edges: list, low: int, count: int) -> np.ndarray:
         """The candidate's values at times ``low .. low + count - 1``: ``sum(p * value)`` over
         its outcomes, -1 where it is a certain failure leaving the phase unchanged."""
+        top = self.top
         if pure:
             p, ticks, _, child = edges[0]
             q = np.full(count, -1.0)
             # In budget (time + ticks <= top) the failure is pure; past it, the budget ends it.
-            start = max(0, self.top - ticks - low + 1)
+            start = max(0, top - ticks - low + 1)
             if start < count:
-                ended = self._extended(child, low + ticks + count)
-                q[start:] = p * ended[low + ticks + start : low + ticks + count]
+                need = low + ticks + count
+                ended = self.site.ended(self._over_key(child), need)
+                q[start:] = p * ended[low + ticks + start : need]
             return q
         arrays = self._arrays
         ends = self.site.ends
@@ -282,9 +286,17 @@ class StrategySolver:
         for p, ticks, kind, child in edges:
             first = low + ticks
             need = first + count
-            values = ends.get(child) if kind == _ENDED else arrays.get(child)
-            if values is None or len(values) < need:
-                values = self.site.ended(child, need) if kind else self._extended(child, need)
+            if kind == _ENDED:
+                values = ends.get(child)
+                if values is None or len(values) < need:
+                    values = self.site.ended(child, need)
+            elif first > top:
+                # Only past the budget: the state the budget ends.
+                values = self.site.ended(self._over_key(child), need)
+            else:
+                values = arrays.get(child)
+                if values is None or len(values) < need:
+                    values = self._extended(child, need)
             if total is None:
                 # ``1.0 * v`` is ``v``: a single certain outcome is read, not copied (the
                 # caller copies it into the node's array before changing anything).
@@ -292,6 +304,13 @@ class StrategySolver:
             else:
                 total = total + p * values[first:need]
         return total
+
+    def _over_key(self, node: tuple[int, ...]) -> tuple[int, ...]:
+        """The key of the ended state a move into running ``node`` leads to past the budget."""
+        key = self._over.get(node)
+        if key is None:
+            key = self._over[node] = _ended_key(_over_budget(node, self.site.model.error_cap))
+        return key
 
     def _extended(self, node: tuple[int, ...], length: int) -> np.ndarray:
         """``node``'s array, at least ``length`` long (past the budget: the end values)."""
@@ -309,8 +328,7 @@ class StrategySolver:
             values = np.empty(length)
             if found is not None:
                 values[: top + 1] = found[: top + 1]
-        over = site.ended(_ended_key(_over_budget(node, site.model.error_cap)), length)
-        values[top + 1 :] = over[top + 1 : length]
+        values[top + 1 :] = site.ended(self._over_key(node), length)[top + 1 : length]
         self._arrays[node] = values
         return values
 
