@@ -6,7 +6,8 @@
   when the job's target is met or an extraction / pagination fails; ``FIXED_STRATEGIES`` lists
   all 18 and ``BEST_FIXED_STRATEGY`` is the best one measured by ``benchmarks/crawl_baselines.py``.
 - ``Oracle``: knows the hidden profile and plays the expectimax-optimal action over the exact
-  finite outcome lists of ``transitions.transitions`` (values cached per site and state).
+  finite outcome lists of ``transitions.transitions`` (values cached per site, on the time grid
+  of ``rlm_gym.envs.oracle_grid``).
 
 They read the env through its public interface (``action_masks()``, ``np_random``,
 ``snapshot()``), never its attributes, so this module does not import the env class; the env's
@@ -197,7 +198,9 @@ class Oracle:
     the same search state by state. Both give the same values, bit for bit.
 
     Args:
-        max_sites: How many sites' value tables to keep.
+        max_sites: How many sites' value tables to keep (least recently used dropped first;
+            a site's arrays take tens of MB, so the default keeps the current site and the
+            one before).
 
     Example:
         >>> from rlm_gym.envs.crawl_env import CrawlEnv

@@ -1,21 +1,25 @@
 """The oracle's expectimax values of one strategy, for every time of the budget at once.
 
 ``baselines.Oracle`` values a state under a fixed (fetcher, extractor, paginator) strategy by
-expectimax over ``transitions``. A state's time enters that value only through the budget (an
-outcome past it ends the crawl) and the efficiency component of the final score; every other
-part of a transition is the same at every time. So the solver here groups states into *nodes*
-(a state with its time set to 0) and computes each node's values on the whole 100 ms time grid
-with numpy: one array operation per outcome instead of one Python call per state and time.
+expectimax over ``transitions``. A state's time enters that value only through the time budget
+(an outcome past it ends the crawl) and the efficiency component of the final score; the
+outcomes of an action are the same at every time. So the solver groups states into *nodes* (a
+state with its time set to 0) and values each node on the 100 ms time grid of the dynamics at
+once, with numpy: one array operation per outcome instead of one Python call per state. A
+node's array starts at the earliest time the search reaches it (a forward pass over the nodes,
+layer by layer: every move adds a step), so unreachable times cost little.
 
-That matters because the oracle re-plans every strategy at every step: from the state the
-played action reached, the other strategies' best plays pass through states at times they
-never reach themselves. Per state the old search explored those states anew; here they are
-the same nodes, already valued at every time.
+That matters because the oracle re-plans all 18 strategies at every step: from the state the
+played action reached, the other strategies pass through states at times their own play never
+reaches. State by state those were searched anew at every step; as nodes they mostly are
+valued already, at every time.
 
-The values are bit for bit the ones of the scalar search (``Oracle`` keeps it for states off the
-grid): every array element is computed with the same floating-point operations in the same
-order (``sum(p * v)`` left to right, ``max`` over candidates, -1 for a pure failure, the final
-score as ``Scorer.score`` adds its parts); ``tests/envs/test_oracle_grid.py`` compares both.
+The values are bit for bit the scalar search's (``Oracle`` keeps it for states off the grid):
+every array element is computed with the same floating-point operations in the same order
+(``sum(p * v)`` left to right, ``max`` over the candidates, -1 for a certain failure that
+leaves the phase unchanged, the final score as ``Scorer.score`` adds its parts).
+``tests/envs/test_oracle_grid.py`` compares both on every strategy of many states;
+``tests/envs/test_oracle_records.py`` pins the oracle's episodes.
 
 Example:
     >>> from rlm_gym.envs.crawl_env import CrawlEnv
@@ -109,7 +113,8 @@ class GridSite:
         found = self.ends.get(key)
         if found is not None and len(found) >= length:
             return found
-        length = max(length, self.top + 1 + _END_TAIL, 2 * len(found) - self.top if found is not None else 0)
+        grown = 2 * len(found) - self.top if found is not None else 0
+        length = max(length, self.top + 1 + _END_TAIL, grown)
         model = self.model
         scorer = model.scorer
         blocks = item_blocks(model, key)
@@ -133,35 +138,34 @@ class GridSite:
         found = self._edges.get((node, action))
         if found is not None:
             return found
-        cap = self.model.error_cap
-        steps = node[dyn.S_STEPS] + 1
-        base = list(node)
-        base[dyn.S_STEPS] = steps
         moves = outcome_moves(self.model, node, action)
+        steps = node[dyn.S_STEPS] + 1
+        errors = node[dyn.S_ERROR]
+        counted = errors + 1 if errors < self.model.error_cap else errors
         edges = []
-        built: dict[tuple[int, bool], tuple[int, tuple[int, ...]]] = {}
+        last_changes, last_error, made = None, None, None
         for p, changes, duration, error, _ in moves:
             if duration < 0 or duration % GRID_MS:
                 raise OffGrid(f"a move of {duration} ms")
             # Outcomes that differ only in duration share their changes (server jitter).
-            made = built.get((id(changes), error))
-            if made is None:
-                values = base.copy()
+            if changes is not last_changes or error != last_error:
+                last_changes, last_error = changes, error
+                values = list(node)
                 for index, value in changes.items():
                     values[index] = value
-                if error and values[dyn.S_ERROR] < cap:
-                    values[dyn.S_ERROR] += 1
+                values[dyn.S_STEPS] = steps
+                if error:
+                    values[dyn.S_ERROR] = counted
                 if values[dyn.S_END] == dyn.RUNNING:
                     made = (_RUNNING, tuple(values))
                 else:
                     made = (_ENDED, _ended_key(values))
-                built[(id(changes), error)] = made
-            edges.append((p, duration // GRID_MS, *made))
-        kind, child = edges[0][2], edges[0][3]
+            edges.append((p, duration // GRID_MS, made[0], made[1]))
+        child = edges[0][3]
         pure = (
             len(moves) == 1
             and not moves[0][4][1]
-            and kind == _RUNNING
+            and edges[0][2] == _RUNNING
             and child[dyn.S_PHASE] == node[dyn.S_PHASE]
             and steps < self.max_steps
         )
@@ -363,7 +367,7 @@ def candidates(state: tuple[int, ...], plan: tuple[int, int, int]) -> list[int]:
 
 
 def _node(state: tuple[int, ...]) -> tuple[int, ...]:
-    return state[: dyn.S_TIME] + (0,) + state[dyn.S_TIME + 1 :]
+    return (*state[: dyn.S_TIME], 0, *state[dyn.S_TIME + 1 :])
 
 
 def _ended_key(values: Any) -> tuple[int, ...]:
