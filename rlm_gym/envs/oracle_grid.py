@@ -262,12 +262,26 @@ class StrategySolver:
         count = top - low + 1
         first = True
         for _, pure, edges in self._compiled[node]:
-            q = self._q(pure, edges, low, count)
-            if first:
-                best[:] = q
-                first = False
+            if pure:
+                # -1 within the budget, which no value (all >= -1) is below: only the times
+                # past it change the maximum.
+                p, ticks, _, child = edges[0]
+                start = max(0, top - ticks - low + 1)
+                if first:
+                    best[:start] = -1.0
+                if start < count:
+                    need = low + ticks + count
+                    ended = self.site.ended(self._over_key(child), need)
+                    tail = p * ended[low + ticks + start : need]
+                    if first:
+                        best[start:] = tail
+                    else:
+                        np.maximum(best[start:], tail, out=best[start:])
+            elif first:
+                best[:] = self._q(pure, edges, low, count)
             else:
-                np.maximum(best, q, out=best)
+                np.maximum(best, self._q(pure, edges, low, count), out=best)
+            first = False
         self._low[node] = low
 
     def _q(self, pure: bool, edges: list, low: int, count: int) -> np.ndarray:
