@@ -138,3 +138,15 @@ def test_grid_end_values_are_state_score_at_every_time():
         for tick in range(0, site.top + 40, 7):
             state[dyn.S_TIME] = tick * GRID_MS
             assert values[tick] == state_score(model, tuple(state))
+
+
+def test_oracle_falls_back_to_the_scalar_search_when_a_move_is_off_the_grid(monkeypatch):
+    # A 150 ms navigation is not a multiple of the grid: the grid solver gives up on the site.
+    monkeypatch.setitem(dyn.COSTS, "navigate_ms", 150)
+    env = CrawlEnv(pattern_types=["product_list"], pagination="url_param", protection="none")
+    env.reset(seed=0)
+    oracle = Oracle()
+    values = oracle.strategy_values(env.model, env.state)
+    assert oracle._sites[env.model][0] is None
+    for strategy, value in values.items():
+        assert value == reference_value(env.model, env.state, plan_of(strategy), {})
