@@ -75,6 +75,14 @@ class GridSite:
 
     Raises:
         OffGrid: The site's scorer is not a ``Scorer`` (the scalar search takes the site).
+
+    Example:
+        >>> from rlm_gym.envs.crawl_env import CrawlEnv
+        >>> env = CrawlEnv(pattern_types=["product_list"], time_budget_ms=45_000)
+        >>> _ = env.reset(seed=0)
+        >>> site = GridSite(env.model, {})
+        >>> site.top, site.fits(env.state)  # 450 ticks of 100 ms
+        (450, True)
     """
 
     def __init__(self, model: dyn.SiteModel, efficiency: dict) -> None:
@@ -190,6 +198,14 @@ class StrategySolver:
     running node's state at time ``u`` (valid from the lowest time it was asked for), and past
     ``top`` the final score of the state the budget ends there: what a move into the node
     leads to at time ``u``. A node at the step budget holds the end values at every time.
+
+    Example:
+        >>> from rlm_gym.envs.crawl_env import CrawlEnv
+        >>> env = CrawlEnv(pattern_types=["contact_info"])
+        >>> _ = env.reset(seed=1)
+        >>> solver = GridSite(env.model, {}).solver((0, 2, 5))
+        >>> [action for action, _ in solver.q_values(env.state)]  # fetch_http, stop
+        [0, 9]
     """
 
     def __init__(self, site: GridSite, plan: tuple[int, int, int]) -> None:
