@@ -6,7 +6,8 @@
   when the job's target is met or an extraction / pagination fails; ``FIXED_STRATEGIES`` lists
   all 18 and ``BEST_FIXED_STRATEGY`` is the best one measured by ``benchmarks/crawl_baselines.py``.
 - ``Oracle``: knows the hidden profile and plays the expectimax-optimal action over the exact
-  finite outcome lists of ``transitions.transitions`` (values cached per site and state).
+  finite outcome lists of ``transitions.transitions`` (values cached per site, on the time grid
+  of ``rlm_gym.envs.oracle_grid``).
 
 They read the env through its public interface (``action_masks()``, ``np_random``,
 ``snapshot()``), never its attributes, so this module does not import the env class; the env's
@@ -25,12 +26,14 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.observation import INDEX
+from rlm_gym.envs.oracle_grid import GridSite, OffGrid, candidates
 from rlm_gym.envs.scoring import state_score
 from rlm_gym.envs.transitions import transitions
 
@@ -190,8 +193,14 @@ class Oracle:
     values stay exact): a certain failure that leaves the phase unchanged (it only adds time, a
     step and an error) and a backoff with no request since the last one.
 
+    The search runs on the 100 ms time grid of the dynamics (``rlm_gym.envs.oracle_grid``: one
+    array of values per state-without-its-time, every time at once); a state off the grid takes
+    the same search state by state. Both give the same values, bit for bit.
+
     Args:
-        max_sites: How many sites' value tables to keep.
+        max_sites: How many sites' value tables to keep (least recently used dropped first;
+            a site's arrays take tens of MB, so the default keeps the current site and the
+            one before).
 
     Example:
         >>> from rlm_gym.envs.crawl_env import CrawlEnv
@@ -203,15 +212,27 @@ class Oracle:
         True
     """
 
-    def __init__(self, max_sites: int = 8) -> None:
+    def __init__(self, max_sites: int = 2) -> None:
         self.max_sites = max_sites
-        self._tables: OrderedDict[dyn.SiteModel, dict] = OrderedDict()
+        self._sites: OrderedDict[dyn.SiteModel, list] = OrderedDict()
+        # Efficiency components by (scorer, pages, errors) on the time grid: site-independent.
+        self._efficiency: dict = {}
 
     def action(self, model: dyn.SiteModel, state: tuple[int, ...]) -> int:
         """The first action of the best strategy's optimal play from ``state``."""
         values = self.strategy_values(model, state)
         best = max(values, key=values.__getitem__)
-        return self._best_action(model, state, _plan(best), self._table(model, best))
+        grid = self._grid(model, state)
+        if grid is not None:
+            try:
+                return _best_action(grid.solver(_plan(best)).q_values(state))
+            except OffGrid:
+                self._site(model)[0] = None
+        plan, table = _plan(best), self._table(model, best)
+        return _best_action(
+            (action, self._q(model, state, action, plan, table))
+            for action in candidates(state, plan)
+        )
 
     def value(self, model: dyn.SiteModel, state: tuple[int, ...]) -> float:
         """The expected final crawl score of the oracle's play from ``state``."""
@@ -221,32 +242,43 @@ class Oracle:
         self, model: dyn.SiteModel, state: tuple[int, ...]
     ) -> dict[tuple[str, str, str], float]:
         """Expected final crawl score of each strategy, played optimally from ``state``."""
+        grid = self._grid(model, state)
+        if grid is not None:
+            try:
+                return {
+                    strategy: grid.solver(_plan(strategy)).value(state)
+                    for strategy in FIXED_STRATEGIES
+                }
+            except OffGrid:
+                self._site(model)[0] = None
         return {
             strategy: self._value(model, state, _plan(strategy), self._table(model, strategy))
             for strategy in FIXED_STRATEGIES
         }
 
+    def _site(self, model: dyn.SiteModel) -> list:
+        """``[GridSite or None, scalar tables by strategy]`` of ``model`` (LRU over sites)."""
+        site = self._sites.get(model)
+        if site is None:
+            try:
+                grid = GridSite(model, self._efficiency)
+            except OffGrid:
+                grid = None
+            site = self._sites[model] = [grid, {}]
+            if len(self._sites) > self.max_sites:
+                self._sites.popitem(last=False)
+        return site
+
+    def _grid(self, model: dyn.SiteModel, state: tuple[int, ...]) -> GridSite | None:
+        grid = self._site(model)[0]
+        return grid if grid is not None and grid.fits(state) else None
+
     def _table(self, model: dyn.SiteModel, strategy: tuple[str, str, str]) -> dict:
-        tables = self._tables.get(model)
-        if tables is None:
-            tables = {}
-            self._tables[model] = tables
-            if len(self._tables) > self.max_sites:
-                self._tables.popitem(last=False)
+        tables = self._site(model)[1]
         table = tables.get(strategy)
         if table is None:
             table = tables[strategy] = {}
         return table
-
-    def _best_action(
-        self, model: dyn.SiteModel, state: tuple[int, ...], plan: tuple[int, int, int], table: dict
-    ) -> int:
-        best_action, best_value = dyn.STOP, -1.0
-        for action in _candidates(state, plan):
-            value = self._q(model, state, action, plan, table)
-            if value > best_value + 1e-12:
-                best_action, best_value = action, value
-        return best_action
 
     def _q(
         self,
@@ -271,33 +303,24 @@ class Oracle:
             value = state_score(model, state)
         else:
             value = max(
-                self._q(model, state, action, plan, table) for action in _candidates(state, plan)
+                self._q(model, state, action, plan, table) for action in candidates(state, plan)
             )
         table[state] = value
         return value
 
 
+def _best_action(values: Iterable[tuple[int, float]]) -> int:
+    """The first action whose value beats every earlier one by more than 1e-12 (stop if none
+    beats -1)."""
+    best_action, best_value = dyn.STOP, -1.0
+    for action, value in values:
+        if value > best_value + 1e-12:
+            best_action, best_value = action, value
+    return best_action
+
+
 def _plan(strategy: tuple[str, str, str]) -> tuple[int, int, int]:
     return (_A[strategy[0]], _A[strategy[1]], _A[strategy[2]])
-
-
-def _candidates(state: tuple[int, ...], plan: tuple[int, int, int]) -> list[int]:
-    """The actions a strategy may take in ``state``: its own tools, backoff and stop."""
-    fetcher, extractor, paginator = plan
-    phase = state[dyn.S_PHASE]
-    if phase == dyn.FETCH:
-        actions = [fetcher]
-    elif phase == dyn.EXTRACT:
-        actions = [extractor]
-        # A page fetched over HTTP (by another policy) may be re-fetched by a headless plan.
-        if fetcher == dyn.FETCH_HEADLESS and state[dyn.S_FETCHED] == dyn.BY_HTTP:
-            actions.append(fetcher)
-    else:
-        actions = [paginator]
-    if state[dyn.S_PRESSURE]:
-        actions.append(dyn.BACKOFF)
-    actions.append(dyn.STOP)
-    return actions
 
 
 def _pure_failure(state: tuple[int, ...], outcomes: list) -> bool:

@@ -44,6 +44,7 @@ __all__ = [
     "scorer_for",
     "terminal_score",
     "state_score",
+    "score_fields",
     "item_blocks",
     "crawl_success",
     "pages_collected",
@@ -300,3 +301,22 @@ def state_score(model: dyn.SiteModel, state: tuple[int, ...]) -> float:
         state[dyn.S_TIME],
         state[dyn.S_ERROR],
     )
+
+
+def score_fields(state: tuple[int, ...]) -> tuple[int, ...]:
+    """``state`` ended, with the fields its score does not read and its time set to 0.
+
+    ``state_score`` reads the pages and re-served pages per extractor, the end reason, the
+    errors and the time, nothing else: two ended states with the same ``score_fields`` score
+    the same at the same time (the oracle shares one array of scores over time among them).
+
+    Example:
+        >>> from rlm_gym.envs.dynamics import initial_state
+        >>> score_fields(initial_state()) == (dyn.DONE,) + (0,) * 15
+        True
+    """
+    return (
+        dyn.DONE, state[dyn.S_CSS], state[dyn.S_HEURISTIC], state[dyn.S_LLM], 0,
+        state[dyn.S_ERROR], 0, 0, 0, 0, 0, state[dyn.S_END],
+        state[dyn.S_DUP_CSS], state[dyn.S_DUP_HEURISTIC], state[dyn.S_DUP_LLM], 0,
+    )  # fmt: skip

@@ -80,7 +80,7 @@ from rlm_gym.envs.dynamics import (
     time_on_grid,
 )
 
-__all__ = ["transitions", "sample_transition"]
+__all__ = ["transitions", "sample_transition", "outcome_moves"]
 
 
 def _advance(
@@ -226,10 +226,12 @@ def _paginate(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     return _fail(K_PAGINATE, E_NO_SCROLL, time_on_grid(COSTS["scroll_wait_ms"]))
 
 
-def _moves(model: SiteModel, state: tuple[int, ...], action: int) -> list:
+def outcome_moves(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     """All outcomes of ``action`` in ``state`` before their next states are built: a list of
     ``(probability, changes, duration_ms, counts_as_error, event)``, one per outcome, in the
-    order of ``transitions``. The env builds only the next state it samples."""
+    order of ``transitions``. The env builds only the next state it samples; the oracle's grid
+    solver (``rlm_gym.envs.oracle_grid``) builds them with the time left out. They do not
+    depend on the state's time or step count (only ``transitions``' budget checks do)."""
     phase = state[S_PHASE]
     if phase not in VALID_PHASES[action]:
         return _INVALID_MOVES[action]
@@ -252,7 +254,7 @@ def transitions(model: SiteModel, state: tuple[int, ...], action: int) -> list:
     """
     return [
         (probability, _advance(model, state, changes, duration, error), event)
-        for probability, changes, duration, error, event in _moves(model, state, action)
+        for probability, changes, duration, error, event in outcome_moves(model, state, action)
     ]
 
 
@@ -276,7 +278,7 @@ def sample_transition(
         >>> PHASES[state[S_PHASE]], KINDS[event[0]]
         ('done', 'final')
     """
-    moves = _moves(model, state, action)
+    moves = outcome_moves(model, state, action)
     if len(moves) == 1:
         move = moves[0]
     else:
