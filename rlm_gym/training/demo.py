@@ -2,11 +2,11 @@
 
 The training recipe is the ``DEMO_VARIANT`` of the ``demo-cost`` study
 (``rlm_gym.training.studies.plans.STUDIES``): graded efficiency and gamma 0.999 (the
-``defaults`` study's best) with the quarter-cost recipe (128 envs, minibatches of 1,024,
-5 epochs) at 300k steps, which the study measured against the earlier demo recipe (16 envs,
-450k steps) on 3 seeds (``rlm-gym study demo-cost`` writes ``results/demo-cost.json``, from
-which the README's tables are rendered). The demo trains it with the study's envs, budget and
-PPO settings, so ``rlm-gym demo --seed N`` reproduces the study's run of seed ``N``. The
+``defaults`` study's best) with a cheaper recipe (128 envs, minibatches of 1,024, 10 epochs at a
+learning rate of 3e-3) at 300k steps, which the study measured against the earlier demo recipe
+(16 envs, 450k steps) on 3 seeds (``rlm-gym study demo-cost`` writes ``results/demo-cost.json``,
+from which the README's tables are rendered). The demo trains it with the study's envs, budget
+and PPO settings, so ``rlm-gym demo --seed N`` reproduces the study's run of seed ``N``. The
 baselines (the oracle plans, so it is the slow one) are scored on the second core while the
 agent trains on the first; then ``DEMO_EVAL_EPISODES`` seeded episodes per agent.
 ``RLM_GYM_QUICK=1`` (or ``quick=True``) shrinks both budgets for CI.
@@ -49,8 +49,8 @@ DEMO_STUDY = "demo-cost"
 # The version the demo trains on, chosen from results/demo-version.json (the recipe on Crawl-v1
 # and Crawl-v2, seeds 0-2): see docs/training.md, "Which version the demo trains on".
 DEMO_ENV_ID = CURRENT_CRAWL_ENV_ID
-# Chosen from results/demo-cost.json: not told apart from the earlier demo recipe on the true
-# crawl score, paired by seed, at about a quarter of its CPU.
+# Chosen from results/demo-cost.json (the true crawl score against the earlier demo recipe,
+# paired by seed).
 DEMO_VARIANT = DEMO_FAST
 DEMO_EVAL_EPISODES = STUDY_EVAL_EPISODES
 QUICK_TIMESTEPS = 4_096
