@@ -204,3 +204,23 @@ def quiet_writer_threads() -> Iterator[None]:
         yield
     finally:
         threading.excepthook = previous
+
+
+@contextlib.contextmanager
+def unchecked_distributions() -> Iterator[None]:
+    """Skip torch's argument checks of the policy's distributions while training.
+
+    Every rollout step and every minibatch builds a (masked) categorical distribution, and
+    torch checks its logits each time (``validate_args``); the policy's logits are the
+    network's own finite outputs, and a check changes no value, so training gives the same
+    weights (``tests/training/test_trainer.py``) at less CPU (``benchmarks/study_cost.py``).
+    torch's default is restored on the way out, also when training raises.
+    """
+    import torch
+
+    previous = torch.distributions.Distribution._validate_args
+    torch.distributions.Distribution.set_default_validate_args(False)
+    try:
+        yield
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(previous)

@@ -234,6 +234,7 @@ def _learn(
         progress_callbacks,
         quiet_writer_threads,
         stop_on_signals,
+        unchecked_distributions,
     )
     from rlm_gym.training.progress_log import run_logger
 
@@ -289,7 +290,7 @@ def _learn(
             callbacks.insert(0, RewardScheduleCallback(config.reward_schedule))
         try:
             if total > done:
-                with warnings.catch_warnings():
+                with warnings.catch_warnings(), unchecked_distributions():
                     # SB3's bar is tqdm.rich, which warns on every run that it is "experimental".
                     warnings.filterwarnings("ignore", message="rich is experimental")
                     model.learn(

@@ -44,13 +44,16 @@ def info_passing_dummy_vec_env() -> type:
     Gymnasium's, the reward wrappers) build a new info dict on every step, and SB3 and our
     callbacks read a step's infos during that step, so the copy protects nothing here: the
     same seed trains the same model, weight for weight (``tests/training/test_vec_envs.py``).
-    Everything else (seeding, resets, the final observation of a finished episode) is
-    ``DummyVecEnv``'s.
+    It also looks each env's ``action_masks`` up once, not on every step (MaskablePPO's
+    ``get_action_masks``). Everything else (seeding, resets, the final observation of a
+    finished episode) is ``DummyVecEnv``'s.
     """
     import numpy as np
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     class InfoPassingDummyVecEnv(DummyVecEnv):
+        _mask_methods: list | None = None
+
         def step_wait(self):  # type: ignore[no-untyped-def]
             for index, env in enumerate(self.envs):
                 obs, reward, terminated, truncated, info = env.step(self.actions[index])
@@ -69,6 +72,19 @@ def info_passing_dummy_vec_env() -> type:
                 np.copy(self.buf_dones),
                 list(self.buf_infos),
             )
+
+        def env_method(self, method_name, *method_args, indices=None, **method_kwargs):  # type: ignore[no-untyped-def]
+            # MaskablePPO asks every env for its action masks on every step; the lookup
+            # through each env's wrappers (``get_wrapper_attr``) cost as much as the masks.
+            # The envs and their wrappers stay the same for the vector env's life, so the
+            # bound methods are looked up once.
+            if method_name != "action_masks" or indices is not None:
+                return super().env_method(
+                    method_name, *method_args, indices=indices, **method_kwargs
+                )
+            if self._mask_methods is None:
+                self._mask_methods = [env.get_wrapper_attr(method_name) for env in self.envs]
+            return [method(*method_args, **method_kwargs) for method in self._mask_methods]
 
     InfoPassingDummyVecEnv.__qualname__ = InfoPassingDummyVecEnv.__name__
     return InfoPassingDummyVecEnv

@@ -107,3 +107,20 @@ def test_passing_infos_without_copies_trains_the_same_agent_as_dummy_vec_env(mon
     assert len(passing.episodes) > 3
     assert passing.episodes == copying.episodes
     np.testing.assert_array_equal(_parameters(passing.model), _parameters(copying.model))
+
+
+def test_training_without_torchs_distribution_checks_trains_the_same_agent(monkeypatch):
+    import contextlib
+
+    import torch
+
+    from rlm_gym.training import lifecycle
+
+    before = torch.distributions.Distribution._validate_args
+    settings = {"config": {"efficiency_errors": "graded"}}
+    unchecked = train(CRAWL_V2_ENV_ID, "crawl", total_timesteps=600, **{**TINY, **settings})
+    assert torch.distributions.Distribution._validate_args is before  # restored
+    monkeypatch.setattr(lifecycle, "unchecked_distributions", contextlib.nullcontext)
+    checked = train(CRAWL_V2_ENV_ID, "crawl", total_timesteps=600, **{**TINY, **settings})
+    assert unchecked.episodes == checked.episodes
+    np.testing.assert_array_equal(_parameters(unchecked.model), _parameters(checked.model))
