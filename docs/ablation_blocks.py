@@ -341,42 +341,83 @@ def _same(same: bool) -> str:
     return "yes" if same else "**no**"
 
 
+def on_seeds(results: dict[str, Any], seeds: list[int]) -> dict[str, Any]:
+    """``results`` summarised again from its runs of ``seeds`` only (what a study with those
+    seeds would have written), so that two studies are compared on the same seeds."""
+    from dataclasses import replace
+
+    from rlm_gym.training.studies.plans import STUDIES
+    from rlm_gym.training.studies.summary import summarise_study
+
+    study = replace(STUDIES[results["study"]], seeds=tuple(seeds))
+    rows = [
+        row
+        for variant in results["variants"].values()
+        for row in variant["per_seed"]
+        if row["seed"] in seeds
+    ]
+    return summarise_study(study, rows, results["baselines"], results.get("baselines_by_env"))
+
+
 def ablation_cost_check() -> str:
     """The quarter-cost ``ablation`` against its record with the earlier recipe: the verdict's
-    classes side by side, and ``full`` - ``binary`` on the true score in each."""
-    after, before = ablation_results(), ablation_results(BEFORE_COST)
-    if after is None or before is None:
-        return _not_measured(BEFORE_COST if before is None else "ablation")
-    new, old = verdict_classes(after), verdict_classes(before)
+    classes side by side on the seeds both have (and the record's on all its seeds), and
+    ``full`` - ``binary`` on the true score in each."""
+    after, before_all = ablation_results(), ablation_results(BEFORE_COST)
+    if after is None or before_all is None:
+        return _not_measured(BEFORE_COST if before_all is None else "ablation")
+    seeds = sorted(
+        set(after["variants"]["full"]["seeds"]) & set(before_all["variants"]["full"]["seeds"])
+    )
+    before = on_seeds(before_all, seeds)
+    every, old, new = (verdict_classes(r) for r in (before_all, before, after))
 
     def names(found: tuple[str, ...]) -> str:
         return ", ".join(f"`{name}`" for name in found) or "none"
 
+    def full_vs_binary(results: dict[str, Any]) -> str:
+        full = results["variants"]["full"]
+        return pm(full["vs_reference"], full["vs_reference_ci95"])
+
+    def sign(results: dict[str, Any]) -> int:
+        full = results["variants"]["full"]
+        return _direction(full["vs_reference"], full["vs_reference_ci95"])
+
     rows = [
-        [label, names(old[label]), names(new[label]), _same(old[label] == new[label])]
-        for label in new
-    ]
-    full_old, full_new = before["variants"]["full"], after["variants"]["full"]
-    rows.insert(
-        0,
         [
             "`full` - `binary`, true crawl score",
-            pm(full_old["vs_reference"], full_old["vs_reference_ci95"]),
-            pm(full_new["vs_reference"], full_new["vs_reference_ci95"]),
-            _same(
-                _direction(full_old["vs_reference"], full_old["vs_reference_ci95"])
-                == _direction(full_new["vs_reference"], full_new["vs_reference_ci95"])
-            ),
-        ],
-    )
+            full_vs_binary(before_all),
+            full_vs_binary(before),
+            full_vs_binary(after),
+            _same(sign(before) == sign(after)),
+        ]
+    ]
+    rows += [
+        [
+            label,
+            names(every[label]),
+            names(old[label]),
+            names(new[label]),
+            _same(old[label] == new[label]),
+        ]
+        for label in new
+    ]
     changed = [label for label in new if old[label] != new[label]]
     summary = (
-        "Every class holds the same variants."
+        "On the same seeds, every class holds the same variants."
         if not changed
-        else f"{len(changed)} of {len(new)} classes differ: {'; '.join(changed)}."
+        else f"On the same seeds, {len(changed)} of {len(new)} classes differ: "
+        f"{'; '.join(changed)}."
     )
-    header = ["verdict", "16 envs, minibatch 256, 10 epochs", "quarter cost", "same"]
-    return table(header, rows) + f"\n{summary}\n\n" + _recipe_differences(before, after)
+    span = f"seeds {seeds[0]}-{seeds[-1]}" if len(seeds) > 1 else f"seed {seeds[0]}"
+    header = [
+        "verdict",
+        f"16 envs, minibatch 256, 10 epochs ({len(before_all['variants']['full']['seeds'])} seeds)",
+        f"the same, {span}",
+        f"quarter cost, {span}",
+        "same",
+    ]
+    return table(header, rows) + f"\n{summary}\n\n" + _recipe_differences(before_all, after)
 
 
 def _recipe_differences(before: dict[str, Any], after: dict[str, Any]) -> str:
