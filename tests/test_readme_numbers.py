@@ -80,12 +80,13 @@ def test_the_trade_off_plot_draws_the_ablation_json():
 def test_the_demo_table_shows_the_baselines_of_the_env_the_demo_trains_on():
     import study_blocks
 
-    from rlm_gym.training.demo import DEMO_ENV_ID
+    from rlm_gym.training.demo import DEMO_ENV_ID, DEMO_STUDY, DEMO_VARIANT
     from rlm_gym.training.studies.summary import variant_baselines
 
-    results = json.loads((ROOT / "results" / "demo-version.json").read_text(encoding="utf-8"))
-    name = DEMO_ENV_ID.split("/")[-1]
-    assert results["variants"][name].get("env_id") == DEMO_ENV_ID
+    path = ROOT / "results" / f"{DEMO_STUDY}.json"
+    results = json.loads(path.read_text(encoding="utf-8"))
+    name = DEMO_VARIANT
+    assert results["variants"][name].get("env_id", results["env_id"]) == DEMO_ENV_ID
     baselines = variant_baselines(results, name)
     rows = {
         line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
