@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
         "train an agent on the crawl env and print its true score beside the baselines",
         ["rlm-gym demo", "rlm-gym demo --seed 1 --out runs/demo-seed1", "rlm-gym demo --quick"],
         description="The main job (`make demo`): train PPO with the `crawl` policy and the "
-        "cheaper recipe of the `demo-cost` study (about a minute on 2 cores), on the "
+        "quarter-cost recipe of the `demo-cost` study (about a minute on 2 cores), on the "
         "current crawl env, then print the "
         "true crawl score of random / heuristic / best fixed / trained / oracle on the same "
         "seeded episodes and write evaluation.json and curves.png into the run directory.",
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
     demo.add_argument(
         "--variant",
         default=None,
-        help="a recipe of the `demo-cost` study (default: DEMO_VARIANT, the cheaper one)",
+        help="a recipe of the `demo-cost` study (default: DEMO_VARIANT, the quarter-cost one)",
     )
     demo.add_argument(
         "--timesteps",

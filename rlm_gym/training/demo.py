@@ -2,14 +2,14 @@
 
 The training recipe is the ``DEMO_VARIANT`` of the ``demo-cost`` study
 (``rlm_gym.training.studies.plans.STUDIES``): graded efficiency and gamma 0.999 (the
-``defaults`` study's best) with a cheaper recipe (128 envs, minibatches of 1,024, 10 epochs at a
-learning rate of 3e-3) at 300k steps, which the study measured against the earlier demo recipe
-(16 envs, 450k steps) on 3 seeds (``rlm-gym study demo-cost`` writes ``results/demo-cost.json``,
-from which the README's tables are rendered). The demo trains it with the study's envs, budget
-and PPO settings, so ``rlm-gym demo --seed N`` reproduces the study's run of seed ``N``. The
-baselines (the oracle plans, so it is the slow one) are scored on the second core while the
-agent trains on the first; then ``DEMO_EVAL_EPISODES`` seeded episodes per agent.
-``RLM_GYM_QUICK=1`` (or ``quick=True``) shrinks both budgets for CI.
+``defaults`` study's best) with the studies' quarter-cost recipe (128 envs, minibatches of
+1,024, 5 epochs at a learning rate of 4e-3) at 450k steps, which the study measured against the
+earlier demo recipe (16 envs, 450k steps) on 3 seeds (``rlm-gym study demo-cost`` writes
+``results/demo-cost.json``, from which the README's tables are rendered). The demo trains it
+with the study's envs, budget and PPO settings, so ``rlm-gym demo --seed N`` reproduces the
+study's run of seed ``N``. The baselines (the oracle plans, so it is the slow one) are scored on
+the second core while the agent trains on the first; then ``DEMO_EVAL_EPISODES`` seeded episodes
+per agent. ``RLM_GYM_QUICK=1`` (or ``quick=True``) shrinks both budgets for CI.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def demo_recipe(variant: str = DEMO_VARIANT) -> dict[str, Any]:
     Example:
         >>> recipe = demo_recipe()
         >>> recipe["n_envs"], recipe["total_timesteps"], recipe["hyperparams"]["n_steps"]
-        (128, 300000, 32)
+        (128, 450000, 32)
         >>> demo_recipe("demo-16envs-450k")["n_envs"]
         16
     """
