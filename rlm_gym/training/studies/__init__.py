@@ -17,7 +17,7 @@ with it torch and SB3, only when used), so the package imports with only the cor
 Example:
     >>> from rlm_gym.training import studies
     >>> sorted(studies.STUDIES)[:2], studies.STUDIES["ablation"].reference
-    (['ablation', 'ablation-300k'], 'binary')
+    (['ablation', 'ablation-16envs'], 'binary')
 """
 
 from __future__ import annotations

@@ -197,6 +197,19 @@ def _crawl_v2_ablation(fast: bool = False) -> dict[str, Any]:
 _CHEAP = {"n_envs": 64, "hyperparams": {"n_steps": 64, "batch_size": 1024}}
 _CHEAPER = {"n_envs": 64, "hyperparams": {"n_steps": 64, "batch_size": 1024, "n_epochs": 5}}
 
+
+def _ablation_600k(name: str, question: str, fast: bool) -> Study:
+    """The Crawl-v2 ablation at 600k steps on 5 seeds, with the quarter-cost recipe or not."""
+    return Study(
+        name=name,
+        question=question,
+        variants=_ablation_variants(curricula=True, joint=True),
+        seeds=(0, 1, 2, 3, 4),
+        total_timesteps=600_000,
+        **_crawl_v2_ablation(fast=fast),
+    )
+
+
 _ABLATION_QUESTION = (
     "Does the multi-dimensional crawl reward train better crawlers than the binary success "
     "reward at equal budget, and which components carry it?"
@@ -225,33 +238,23 @@ STUDIES: dict[str, Study] = {
             total_timesteps=300_000,
         ),
         # 600k steps: at 300k the leaders' learning curves still rose (`ablation-300k`).
-        Study(
-            name="ablation",
-            question=(
-                f"{_ABLATION_QUESTION} Asked on Crawl-v2, where `success` is what the crawler "
-                "records (rows delivered, valid or not), and judged by the task outcome a crawl "
-                "operator sees as well as the true crawl score; with two curricula; at 600k "
-                "steps, twice the budget at which the learning curves still rose; trained with "
-                "the quarter-cost recipe (128 envs, minibatches of 1,024, 5 epochs)."
-            ),
-            variants=_ablation_variants(curricula=True, joint=True),
-            seeds=(0, 1, 2, 3, 4),
-            total_timesteps=600_000,
-            **_crawl_v2_ablation(fast=True),
+        _ablation_600k(
+            "ablation",
+            f"{_ABLATION_QUESTION} Asked on Crawl-v2, where `success` is what the crawler "
+            "records (rows delivered, valid or not), and judged by the task outcome a crawl "
+            "operator sees as well as the true crawl score; with two curricula; at 600k "
+            "steps, twice the budget at which the learning curves still rose; trained with "
+            "the quarter-cost recipe (128 envs, minibatches of 1,024, 5 epochs).",
+            fast=True,
         ),
         # The same study with the recipe it was first answered with (16 envs x 256 steps,
         # minibatches of 256, 10 epochs): four times the CPU. Kept as the record the
         # quarter-cost re-run is checked against.
-        Study(
-            name="ablation-16envs",
-            question=(
-                f"{_ABLATION_QUESTION} The Crawl-v2 ablation at 600k steps with the study "
-                "recipe before issue 30 (16 envs x 256 steps, minibatches of 256, 10 epochs)."
-            ),
-            variants=_ablation_variants(curricula=True, joint=True),
-            seeds=(0, 1, 2, 3, 4),
-            total_timesteps=600_000,
-            **_crawl_v2_ablation(),
+        _ablation_600k(
+            "ablation-16envs",
+            f"{_ABLATION_QUESTION} The Crawl-v2 ablation at 600k steps with the study "
+            "recipe before issue 30 (16 envs x 256 steps, minibatches of 256, 10 epochs).",
+            fast=False,
         ),
         # The same study at half the budget: how fast each variant learns.
         Study(
