@@ -66,7 +66,7 @@ _FAST_CURVE_EVAL = {**_CURVE_EVAL, "eval_freq": 16_384}
 # the earlier recipe's 450k steps (at 300k, with 5 or 10 epochs, it stayed under the demo's
 # normalised bar of 0.85).
 DEMO_FAST = "graded+fast+450k"
-_DEMO_FAST_BUDGET = 300_000
+_SHORT_DEMO_BUDGET = 300_000
 # The crawl policy's default weights (CrawlRewardPolicy.get_default_config()["weights"]).
 _WEIGHTS = {"success": 0.25, "has_data": 0.15, "validation": 0.3, "quantity": 0.15}
 _EFFICIENCY = 0.15
@@ -173,22 +173,32 @@ def _ablation_variants(curricula: bool, joint: bool = False) -> dict[str, dict[s
 def _crawl_v2_ablation(fast: bool = False) -> dict[str, Any]:
     """What the Crawl-v2 ablations share: env, reference, pairing, PPO settings, curves
     (``fast``: ``FAST_RECIPE``'s envs and PPO settings, a curve point every 16,384 steps)."""
+    shared = {"env_id": CRAWL_V2_ENV_ID, "reference": "binary", "compare_to": ("full",)}
     if fast:
         return {
-            "env_id": CRAWL_V2_ENV_ID,
-            "reference": "binary",
-            "compare_to": ("full",),
+            **shared,
             "n_envs": FAST_RECIPE["n_envs"],
             "hyperparams": {**FAST_RECIPE["hyperparams"], **_LONG_HORIZON},
             "curve_eval": dict(_FAST_CURVE_EVAL),
         }
     return {
-        "env_id": CRAWL_V2_ENV_ID,
-        "reference": "binary",
-        "compare_to": ("full",),
+        **shared,
         "hyperparams": {**STUDY_HYPERPARAMS, **_LONG_HORIZON},
         "curve_eval": dict(_CURVE_EVAL),
     }
+
+
+def _graded_fast(budget: int | None = None, **hyperparams: Any) -> dict[str, Any]:
+    """A ``demo-cost`` variant: graded efficiency with FAST_RECIPE (``hyperparams`` over its
+    PPO settings), at ``budget`` steps (None: the study's)."""
+    variant: dict[str, Any] = {
+        "config": _GRADED,
+        "n_envs": FAST_RECIPE["n_envs"],
+        "hyperparams": {**FAST_RECIPE["hyperparams"], **hyperparams},
+    }
+    if budget is not None:
+        variant["total_timesteps"] = budget
+    return variant
 
 
 # Cheaper recipes for the same 4,096-step rollouts (issue 30, benchmarks/study_cost.py): 64 envs
@@ -319,29 +329,13 @@ STUDIES: dict[str, Study] = {
             ),
             variants={
                 "demo-16envs-450k": {**DEMO_RECIPE},
-                "graded+fast+300k": {
-                    "config": _GRADED,
-                    "n_envs": FAST_RECIPE["n_envs"],
-                    "hyperparams": dict(FAST_RECIPE["hyperparams"]),
-                    "total_timesteps": _DEMO_FAST_BUDGET,
-                },
+                "graded+fast+300k": _graded_fast(_SHORT_DEMO_BUDGET),
                 # FAST_RECIPE trained 50 % longer, for about the CPU of 10 epochs at 300k.
-                "graded+fast+450k": {
-                    "config": _GRADED,
-                    "n_envs": FAST_RECIPE["n_envs"],
-                    "hyperparams": dict(FAST_RECIPE["hyperparams"]),
-                },
+                "graded+fast+450k": _graded_fast(),
                 # Twice the gradient steps of FAST_RECIPE (10 epochs) at a 3x learning rate.
-                "graded+fast+10epochs+300k": {
-                    "config": _GRADED,
-                    "n_envs": FAST_RECIPE["n_envs"],
-                    "hyperparams": {
-                        **FAST_RECIPE["hyperparams"],
-                        "n_epochs": 10,
-                        "learning_rate": 3e-3,
-                    },
-                    "total_timesteps": _DEMO_FAST_BUDGET,
-                },
+                "graded+fast+10epochs+300k": _graded_fast(
+                    _SHORT_DEMO_BUDGET, n_epochs=10, learning_rate=3e-3
+                ),
             },
             reference="demo-16envs-450k",
             env_id=CRAWL_V2_ENV_ID,
