@@ -6,7 +6,7 @@ Nothing here is imported by ``import rlm_gym``: the env's module loads when the 
 Example:
     >>> from rlm_gym.envs.rlm import generate_task
     >>> generate_task("aggregation", length=2**13, seed=1).kind
-    'exact'
+    'numeric'
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ frames on the file descriptors it was given as stdin / stdout (then points 0, 1 
 
 Layers, each stopping what the others may miss: resource limits (address space, CPU seconds,
 file size, open files, processes), the user id ``nobody`` when started as root (file
-permissions then apply), an import allow-list, a refusal of names and attributes that start
-with an underscore (the ``().__class__.__subclasses__()`` family of escapes), an audit hook
-that refuses opening files outside the folder, sockets, processes and the other ``os``
+permissions then apply), an import allow-list, a refusal of attributes that start with an
+underscore and of dunder names (the ``().__class__.__subclasses__()`` family of escapes), an
+audit hook that refuses opening files outside the folder, sockets, processes and the other ``os``
 events, a per-step wall-clock timer that pauses during sub-model calls, and a cap on output.
 """
 
@@ -25,6 +25,7 @@ import resource
 import signal
 import struct
 import sys
+import time
 import traceback
 
 _HEADER = struct.Struct("!Q")
@@ -106,6 +107,7 @@ class Worker:
         self.timeout = float(config["timeout_s"])
         self.namespace: dict = {}
         self.final: dict | None = None
+        self.llm_s = 0.0
 
     # -- frames ------------------------------------------------------------------------------
     def send(self, message: dict) -> None:
@@ -160,12 +162,14 @@ class Worker:
     def check_source(self, code: str) -> ast.AST:
         tree = ast.parse(code, "<repl>", "exec")
         for node in ast.walk(tree):
+            # Attributes starting with "_" reach internals (``random._os``); plain names only
+            # when they are dunders (``__import__``): ``for _, x in rows`` stays allowed.
             name = None
-            if isinstance(node, ast.Attribute):
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
                 name = node.attr
-            elif isinstance(node, ast.Name):
+            elif isinstance(node, ast.Name) and node.id.startswith("__"):
                 name = node.id
-            if name is not None and name.startswith("_"):
+            if name is not None:
                 raise SandboxViolation(
                     f"Sandbox: names starting with an underscore ({name!r}) are not allowed"
                 )
@@ -183,10 +187,12 @@ class Worker:
         # Sub-model time is not the user code's time: the timer pauses while the parent works.
         remaining, _ = signal.setitimer(signal.ITIMER_REAL, 0)
         self.active = False
+        began = time.perf_counter()
         try:
             self.send({"op": "llm", "prompts": prompts, "model": model})
             reply = self.receive()
         finally:
+            self.llm_s += time.perf_counter() - began
             self.active = True
             if remaining > 0:
                 signal.setitimer(signal.ITIMER_REAL, remaining)
@@ -237,6 +243,8 @@ class Worker:
     # -- operations --------------------------------------------------------------------------
     def run(self, code: str) -> dict:
         self.final = None
+        self.llm_s = 0.0
+        started = time.perf_counter()
         output = _CappedOutput(int(self.config["max_output_chars"]))
         error = None
         stdout, stderr = sys.stdout, sys.stderr
@@ -257,7 +265,13 @@ class Worker:
             error = self.describe(exc)
         finally:
             sys.stdout, sys.stderr = stdout, stderr
-        return {"output": output.getvalue(), "error": error, "final": self.final}
+        exec_ms = (time.perf_counter() - started - self.llm_s) * 1000.0
+        return {
+            "output": output.getvalue(),
+            "error": error,
+            "final": self.final,
+            "exec_ms": exec_ms,
+        }
 
     @staticmethod
     def describe(exc: BaseException) -> str:

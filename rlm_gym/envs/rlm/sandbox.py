@@ -80,12 +80,15 @@ NOBODY = 65534
 @dataclass
 class RunResult:
     """What one ``run`` did: printed output, the error text (None on success), a final answer
-    set with ``FINAL`` / ``FINAL_VAR`` in the code (None if not), and the wall time."""
+    set with ``FINAL`` / ``FINAL_VAR`` in the code (None if not), the time the code ran in the
+    worker (``duration_ms``, sub-model calls excluded), the round trip seen from the parent
+    (``wall_ms``, sub-model calls excluded) and the sub-model time."""
 
     output: str = ""
     error: str | None = None
     final: dict[str, Any] | None = None
     duration_ms: float = 0.0
+    wall_ms: float = 0.0
     llm_ms: float = 0.0
     restarted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
@@ -248,7 +251,8 @@ class SubprocessSandbox:
                 output=message["output"],
                 error=message["error"],
                 final=message["final"],
-                duration_ms=(time.perf_counter() - start - llm_s) * 1000.0,
+                duration_ms=message["exec_ms"],
+                wall_ms=(time.perf_counter() - start - llm_s) * 1000.0,
                 llm_ms=llm_s * 1000.0,
             )
 
@@ -285,6 +289,7 @@ class SubprocessSandbox:
                 "the sandbox was restarted and the REPL's variables were lost"
             ),
             duration_ms=(time.perf_counter() - start - llm_s) * 1000.0,
+            wall_ms=(time.perf_counter() - start - llm_s) * 1000.0,
             llm_ms=llm_s * 1000.0,
             restarted=True,
         )

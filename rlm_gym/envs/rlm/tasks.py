@@ -339,29 +339,25 @@ def _aggregation(rng: np.random.Generator, length: int) -> tuple[str, str, Any, 
     for _, label in rows:
         counts[label] += 1
     common = [label for label in LABELS if label != _RARE]
+    # Both kinds are numbers over every record: a comparison answered "more" or "less" would
+    # be guessed right half the time by an agent that reads nothing.
     if rng.random() < 0.5:
         label = common[int(rng.integers(0, len(common)))]
         query = (
             "Each line is a question asked by a user. How many of the questions have the topic "
             f"'{label}'? The topics are: {', '.join(LABELS)}. Answer with a number."
         )
-        answer, kind = counts[label], "numeric"
+        answer = counts[label]
     else:
         first, second = rng.choice(len(common), size=2, replace=False)
         a, b = common[int(first)], common[int(second)]
         query = (
-            "Each line is a question asked by a user. Is the topic "
-            f"'{a}' more common, less common, or the same as the topic '{b}'? The topics are: "
-            f"{', '.join(LABELS)}. Answer 'more common than', 'less common than' or 'same as'."
+            "Each line is a question asked by a user. How many more questions have the topic "
+            f"'{a}' than the topic '{b}' (negative if fewer)? The topics are: "
+            f"{', '.join(LABELS)}. Answer with a number."
         )
-        answer = (
-            "more common than"
-            if counts[a] > counts[b]
-            else "less common than"
-            if counts[a] < counts[b]
-            else "same as"
-        )
-        kind = "exact"
+        answer = counts[a] - counts[b]
+    kind = "numeric"
     return _pad(lines, length, rng), query, answer, {"kind": kind, "counts": counts}
 
 

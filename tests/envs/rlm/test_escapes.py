@@ -68,7 +68,7 @@ ATTEMPTS = [
 
 @pytest.fixture(scope="module")
 def env():
-    env = RLMEnv(family="needle", length=2**13, timeout_s=3.0, memory_mb=512, max_steps=1000)
+    env = RLMEnv(family="needle", length=2**13, timeout_s=5.0, memory_mb=512, max_steps=1000)
     env.reset(seed=0)
     yield env
     env.close()
