@@ -97,8 +97,8 @@ def _env_class() -> type:
             state["rlm_key"] = key
             state["rlm"] = {"return": 0.0, "components": {}, "task": {}, "done": False}
 
-        def _step(self, state, text: str) -> str:
-            episode = self.episodes[state["rlm_key"]]
+        def _step(self, state, text: str, episode: dict[str, Any] | None = None) -> str:
+            episode = episode or self.episodes[state["rlm_key"]]
             observation, reward, terminated, truncated, info = episode["env"].step(text)
             episode["stepped"] += 1
             summary = state["rlm"]
@@ -131,7 +131,7 @@ def _env_class() -> type:
                 for text in responses[episode["stepped"] :]:
                     if state["rlm"]["done"]:
                         break
-                    self._step(state, text)
+                    self._step(state, text, episode)
             finally:
                 episode["env"].close()
 

@@ -4,6 +4,9 @@ component arrive in TRL's logs."""
 from __future__ import annotations
 
 import pytest
+
+pytest.importorskip("trl")
+
 from trl import GRPOConfig, GRPOTrainer
 
 from rlm_gym.integrations.trl import close_reward_funcs, reward_funcs, rlm_dataset

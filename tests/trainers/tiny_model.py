@@ -1,9 +1,10 @@
-"""A tiny causal LM built from a config, with a character-level tokenizer: no download."""
+"""A tiny causal LM built from a config, with a character-level tokenizer: no download.
+
+(The libraries are imported inside the functions: the main suite collects this file too.)"""
 
 from __future__ import annotations
 
-from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+from typing import Any
 
 CHAT_TEMPLATE = (
     "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }}\n{% endfor %}"
@@ -11,7 +12,11 @@ CHAT_TEMPLATE = (
 )
 
 
-def char_tokenizer() -> PreTrainedTokenizerFast:
+def char_tokenizer() -> Any:
+    """A ``PreTrainedTokenizerFast`` with one token per printable ASCII character."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
     chars = [chr(code) for code in range(32, 127)] + ["\n", "\t"]
     vocab = {"<pad>": 0, "<eos>": 1, "<unk>": 2}
     vocab.update({char: index + 3 for index, char in enumerate(chars)})
@@ -26,8 +31,10 @@ def char_tokenizer() -> PreTrainedTokenizerFast:
     return fast
 
 
-def tiny_model(tokenizer: PreTrainedTokenizerFast, seed: int = 0) -> LlamaForCausalLM:
+def tiny_model(tokenizer: Any, seed: int = 0) -> Any:
+    """A one-layer Llama of about 17k parameters, initialised from ``seed``."""
     import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(seed)
     config = LlamaConfig(
