@@ -32,6 +32,18 @@ OUT = Path(__file__).resolve().parent.parent / "results" / "rlm_agents.json"
 FAMILIES = ("needle", "aggregation", "pairs", "multihop")
 LENGTHS = (2**13, 2**16, 2**20)
 POLICIES = ("default", "strict", "lenient", "research")
+EPISODE_COLUMNS = (
+    "family",
+    "length",
+    "program",
+    "seed",
+    "score",
+    "correct",
+    "sub_calls",
+    "chars_read",
+    "steps",
+    *POLICIES,
+)
 # Programs whose mean task scores differ by less than this are not ranked against each other.
 TIE = 0.02
 
@@ -154,8 +166,12 @@ def main(argv: list[str] | None = None) -> None:
                 episodes = [play(env, program, seed) for seed in range(args.seeds)]
                 cell = {"family": family, "length": length, "program": name, **summarise(episodes)}
                 cells.append(cell)
+                # One compact row per episode (the components are in the cell's means).
                 episodes_out += [
-                    {"family": family, "length": length, "program": name, **e} for e in episodes
+                    [family, length, name]
+                    + [e[key] for key in EPISODE_COLUMNS[3 : -len(POLICIES)]]
+                    + [e["returns"][p]["return"] for p in POLICIES]
+                    for e in episodes
                 ]
                 print(
                     f"{family:11s} 2^{length.bit_length() - 1:<2d} {name:24s} "
@@ -176,9 +192,13 @@ def main(argv: list[str] | None = None) -> None:
         "tie": TIE,
         "cells": cells,
         "rankings": rankings(cells),
-        "episodes": episodes_out,
+        "episode_columns": list(EPISODE_COLUMNS),
+        "episodes": "EPISODES",
     }
-    args.out.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    text = json.dumps(payload, indent=1, sort_keys=True)
+    rows = ",\n  ".join(json.dumps(row) for row in episodes_out)
+    text = text.replace('"EPISODES"', "[\n  " + rows + "\n ]")
+    args.out.write_text(text + "\n", encoding="utf-8")
     print(f"{len(episodes_out)} episodes in {perf_counter() - started:.0f} s -> {args.out}")
 
 

@@ -291,7 +291,8 @@ class Worker:
                 return
             op = message["op"]
             if op == "load":
-                self.fresh_namespace(message["context"])
+                # The context follows as raw UTF-8: JSON-escaping megabytes costs more.
+                self.fresh_namespace(self.reader.read(message["nbytes"]).decode("utf-8"))
                 self.send({"op": "loaded"})
             elif op == "run":
                 self.send({"op": "done", **self.run(message["code"])})

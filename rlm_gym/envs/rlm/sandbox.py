@@ -219,8 +219,7 @@ class SubprocessSandbox:
         """A fresh REPL whose ``context`` is ``context`` (earlier variables are dropped)."""
         self.start()
         self._context = context
-        self._send({"op": "load", "context": context})
-        self._expect("loaded", time.monotonic() + 30.0)
+        self._send_context(context)
 
     def run(self, code: str) -> RunResult:
         """Run ``code`` in the REPL; every failure comes back as ``RunResult.error``."""
@@ -281,8 +280,7 @@ class SubprocessSandbox:
             process.wait()
         self.process = None
         self.start()
-        self._send({"op": "load", "context": self._context})
-        self._expect("loaded", time.monotonic() + 30.0)
+        self._send_context(self._context)
         return RunResult(
             error=(
                 f"Execution timed out after {timeout:g} s or the sandbox worker died ({reason}); "
@@ -293,6 +291,18 @@ class SubprocessSandbox:
             llm_ms=llm_s * 1000.0,
             restarted=True,
         )
+
+    def _send_context(self, context: str) -> None:
+        data = context.encode("utf-8")
+        header = json.dumps({"op": "load", "nbytes": len(data)}).encode("utf-8")
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            self.process.stdin.write(_HEADER.pack(len(header)) + header)
+            self.process.stdin.write(data)
+            self.process.stdin.flush()
+        except OSError as exc:
+            raise SandboxError(f"cannot write to the sandbox worker: {exc}") from exc
+        self._expect("loaded", time.monotonic() + 30.0)
 
     def _send(self, message: dict[str, Any]) -> None:
         assert self.process is not None
