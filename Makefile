@@ -18,10 +18,10 @@ VENV_TRAINERS ?= .venv-trainers
 TRAINERS_PY := $(VENV_TRAINERS)/bin/python
 TRAINERS_PIP := $(TRAINERS_PY) -m pip install --quiet --disable-pip-version-check
 # The LLM trainers tests/trainers runs against (issue 36), at the versions measured to install
-# beside torch 2.13.0: verifiers 0.1.14 is the last release with MultiTurnEnv and Rubric (0.2+
-# moved to a different stack) and caps datasets below 4.7.
-TRAINER_LIBS := trl==1.16.0 transformers==5.24.0 verifiers==0.1.14 datasets==4.6.1 \
-	openai==3.57.0 pytest
+# together beside torch 2.13.0. verifiers 0.3.1 still answers `import verifiers as vf` with the
+# classic MultiTurnEnv / Rubric (0.4 dropped them); 0.1.x caps datasets below 4.7, which
+# every trl 1.x needs.
+TRAINER_LIBS := trl==1.16.0 transformers==5.24.0 verifiers==0.3.1 openai==3.57.0 pytest
 
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
