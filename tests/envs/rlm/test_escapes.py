@@ -4,6 +4,7 @@ nothing outside the sandbox's folder changes, and close() leaves nothing behind.
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 
 import pytest
@@ -86,7 +87,15 @@ def outside(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize(("what", "code", "message"), ATTEMPTS, ids=[a[0] for a in ATTEMPTS])
+# The attempts that wait for a time-out take seconds each: marked slow (they still run in CI).
+_SLOW = {"exhaust CPU", "swallow the time-out (the worker is killed and restarted)"}
+CASES = [
+    pytest.param(*attempt, id=attempt[0], marks=pytest.mark.slow if attempt[0] in _SLOW else ())
+    for attempt in ATTEMPTS
+]
+
+
+@pytest.mark.parametrize(("what", "code", "message"), CASES)
 def test_escape_attempt_is_a_clear_error_and_changes_nothing_outside(
     env, outside, what, code, message
 ):
@@ -113,6 +122,7 @@ def test_code_may_write_and_read_files_inside_its_folder(env):
     assert info["action_result"].output == "kept\n"
 
 
+@pytest.mark.slow
 def test_close_leaves_no_process_thread_or_folder():
     threads = threading.active_count()
     env = RLMEnv(family="needle", length=2**13, timeout_s=1.0)
@@ -127,6 +137,7 @@ def test_close_leaves_no_process_thread_or_folder():
     assert threading.active_count() == threads
 
 
+@pytest.mark.slow
 def test_a_killed_worker_is_restarted_and_says_the_variables_are_lost():
     env = RLMEnv(family="needle", length=2**13, timeout_s=0.5)
     env.reset(seed=1)
@@ -135,4 +146,24 @@ def test_a_killed_worker_is_restarted_and_says_the_variables_are_lost():
     assert "variables were lost" in info["action_result"].error
     _, _, _, _, info = env.step("```repl\nprint(len(context))\n```")
     assert info["action_result"].output == "8192\n"
+    env.close()
+
+
+def test_close_after_a_quiet_episode_leaves_nothing():
+    env = RLMEnv(family="needle", length=2**13)
+    env.reset(seed=1)
+    env.step("```repl\nopen('f.txt', 'w').write('x')\n```")
+    pid, folder = env.sandbox.process.pid, env.sandbox.folder
+    env.close()
+    assert not os.path.exists(f"/proc/{pid}") and not os.path.exists(folder)
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs util-linux's unshare")
+def test_network_namespace_sandbox_runs_code_and_refuses_the_same_attempts():
+    env = RLMEnv(family="needle", length=2**13, sandbox="netns")
+    env.reset(seed=0)
+    _, _, _, _, info = env.step("```repl\nprint(len(context))\n```")
+    assert info["action_result"].output == "8192\n"
+    _, _, _, _, info = env.step("```repl\nimport random\nvars(random)['_os'].listdir('/')\n```")
+    assert "'os.listdir' is not allowed" in info["action_result"].error
     env.close()
