@@ -13,7 +13,6 @@ from rlm_gym import RewardPolicyWrapper
 from rlm_gym.envs.rlm import RLMEnv
 from rlm_gym.envs.rlm.env import CHARSET
 
-
 # Responses: free text, code blocks of free text, and fragments of the REPL's vocabulary.
 _FRAGMENTS = st.sampled_from(
     [
