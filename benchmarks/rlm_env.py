@@ -19,6 +19,7 @@ Run: ``.venv/bin/python benchmarks/rlm_env.py [--repetitions 200]`` (Monty is me
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _common import print_table, save_results
 
-from rlm_gym.envs.rlm import NetnsSandbox, RLMEnv, SubprocessSandbox
+from rlm_gym.envs.rlm import BwrapSandbox, NetnsSandbox, RLMEnv, SubprocessSandbox
 from rlm_gym.envs.rlm.tasks import generate_task
 
 GOAL_STEP_MS = 5.0
@@ -181,7 +182,9 @@ def candidates(timeout_s: float) -> dict[str, Any]:
         monty_version = None
         skipped["monty"] = "pydantic-monty is not installed in this interpreter"
     if shutil.which("bwrap") is None:
-        skipped["bubblewrap"] = "no `bwrap` on this machine"
+        skipped["bwrap"] = "no `bwrap` on this machine"
+    else:
+        makers["bwrap"] = lambda: WorkerCandidate(BwrapSandbox, timeout_s)
     return makers, skipped, monty_version
 
 
@@ -247,6 +250,9 @@ def main(argv: list[str] | None = None) -> None:
             "env": env,
             "goals": {"step_overhead_ms": GOAL_STEP_MS, "reset_1m_ms": GOAL_RESET_MS},
             "repetitions": args.repetitions,
+            # Wall-clock figures on a shared machine: what else ran says how to read them.
+            "load_average_1min": os.getloadavg()[0],
+            "cores": os.cpu_count(),
         },
     )
 

@@ -181,7 +181,8 @@ def rlm_sandbox() -> str:
         f"ms; a whole trivial step {env['step_wall_ms']:.2f} ms), and **reset with a "
         f"1M-character context {env['reset_1m_ms']:.1f} ms** (median; slowest "
         f"{env['reset_1m_max_ms']:.1f} ms; goal ≤ {goals['reset_1m_ms']:g} ms). Wall-clock "
-        f"medians of {data['repetitions']} steps, `benchmarks/rlm_env.py`"
+        f"medians of {data['repetitions']} steps, `benchmarks/rlm_env.py`, on {data['cores']} "
+        f"cores with a load average of {data['load_average_1min']:.1f} (other work running)"
         + (f", pydantic-monty {data['monty_version']}" if data.get("monty_version") else "")
         + ".\n"
     )

@@ -15,6 +15,7 @@ from rlm_gym.envs.rlm.env import DEFAULT_MAX_STEPS, RLMEnv
 from rlm_gym.envs.rlm.parsing import parse_response
 from rlm_gym.envs.rlm.sandbox import (
     ALLOWED_MODULES,
+    BwrapSandbox,
     NetnsSandbox,
     RunResult,
     Sandbox,
@@ -39,6 +40,7 @@ __all__ = [
     "RunResult",
     "SubprocessSandbox",
     "NetnsSandbox",
+    "BwrapSandbox",
     "make_sandbox",
     "SubModel",
     "OfflineReader",

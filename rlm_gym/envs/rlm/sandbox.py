@@ -4,7 +4,8 @@
 code in a worker process of its own (``_worker.py``, stdlib only) inside a temporary folder,
 with resource limits, an import allow-list, an audit hook and a per-step time-out; the REPL's
 state is kept across steps. :class:`NetnsSandbox` is the same worker inside a network namespace
-of its own (``unshare --net``): no network exists for it at all. Sub-model calls made by the
+of its own (``unshare --net``): no network exists for it at all. :class:`BwrapSandbox` runs it
+inside bubblewrap where ``bwrap`` is installed. Sub-model calls made by the
 code (``llm_query`` / ``llm_query_batched``) come back to the parent over the worker's pipe
 and are answered by the ``on_llm`` callable the env passes.
 
@@ -42,6 +43,7 @@ __all__ = [
     "Sandbox",
     "SubprocessSandbox",
     "NetnsSandbox",
+    "BwrapSandbox",
     "SANDBOXES",
     "make_sandbox",
 ]
@@ -363,14 +365,43 @@ class NetnsSandbox(SubprocessSandbox):
         return [*prefix, *super().command()]
 
 
+class BwrapSandbox(SubprocessSandbox):
+    """:class:`SubprocessSandbox` inside bubblewrap (``bwrap``): the file system read-only but
+    for the sandbox's folder, an empty ``/tmp``, and no network, processes or IPC of the host.
+
+    Needs the ``bwrap`` command (the ``bubblewrap`` package).
+    """
+
+    name = "bwrap"
+
+    def command(self) -> list[str]:
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            raise RuntimeError("BwrapSandbox needs the `bwrap` command (package bubblewrap)")
+        assert self.folder is not None
+        isolation = [
+            bwrap,
+            "--ro-bind", "/", "/",
+            "--dev", "/dev",
+            "--proc", "/proc",
+            "--tmpfs", "/tmp",
+            "--bind", self.folder, self.folder,
+            "--chdir", self.folder,
+            "--unshare-net", "--unshare-pid", "--unshare-ipc",
+            "--die-with-parent",
+        ]  # fmt: skip
+        return [*isolation, *super().command()]
+
+
 SANDBOXES: dict[str, type[SubprocessSandbox]] = {
     "subprocess": SubprocessSandbox,
     "netns": NetnsSandbox,
+    "bwrap": BwrapSandbox,
 }
 
 
 def make_sandbox(name: str | Sandbox, **kwargs: Any) -> Sandbox:
-    """A sandbox by name (``"subprocess"``, ``"netns"``) or the instance given.
+    """A sandbox by name (``"subprocess"``, ``"netns"``, ``"bwrap"``) or the instance given.
 
     Raises:
         ValueError: For an unknown name, with the closest one.

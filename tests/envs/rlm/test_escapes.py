@@ -167,3 +167,19 @@ def test_network_namespace_sandbox_runs_code_and_refuses_the_same_attempts():
     _, _, _, _, info = env.step("```repl\nimport random\nvars(random)['_os'].listdir('/')\n```")
     assert "'os.listdir' is not allowed" in info["action_result"].error
     env.close()
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap's bwrap")
+def test_bubblewrap_sandbox_runs_code_sees_no_host_tmp_and_leaves_nothing(outside):
+    env = RLMEnv(family="needle", length=2**13, sandbox="bwrap")
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(
+        "```repl\nopen('notes.txt', 'w').write('x')\nprint(len(context))\n```"
+    )
+    assert info["action_result"].output == "8192\n"
+    # The audit hook refuses it (and in here the host's /tmp is an empty tmpfs anyway).
+    _, _, _, _, info = env.step(f"```repl\nopen({str(outside / 'sentinel.txt')!r})\n```")
+    assert "is not allowed" in info["action_result"].error
+    pid, folder = env.sandbox.process.pid, env.sandbox.folder
+    env.close()
+    assert not os.path.exists(f"/proc/{pid}") and not os.path.exists(folder)
