@@ -7,7 +7,8 @@ return through ``RewardPolicyWrapper``; every component's episode sum, the task 
 the sub-calls are metrics (weight 0), so they arrive in the rollout's metrics beside the reward.
 
 Needs the ``verifiers`` extra (``verifiers`` 0.1.14 to 0.3.x, whose ``import verifiers as vf``
-has the classic ``MultiTurnEnv`` and ``Rubric``; 0.4 removed them). The verifiers classes are built on first use, so this module imports without it.
+has the classic ``MultiTurnEnv`` and ``Rubric``; 0.4 removed them). The verifiers classes are
+built on first use, so this module imports without it.
 
 Usage::
 
