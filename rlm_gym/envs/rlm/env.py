@@ -45,10 +45,15 @@ _MAX_OBS = 65_536
 _MAX_ACTION = 65_536
 
 
+# ASCII control characters outside the charset (everything but the whitespace ones).
+_CONTROL = {code: "?" for code in [*range(32), 127] if chr(code) not in CHARSET}
+
+
 def _clean(text: str) -> str:
-    if text.isascii():
-        return text.replace("\r", "\n").replace("\x0b", " ").replace("\x0c", " ")
-    return _clean("".join(c if c.isascii() else "?" for c in text))
+    """``text`` with every character outside :data:`CHARSET` shown as ``?``."""
+    if not text.isascii():
+        text = "".join(char if char.isascii() else "?" for char in text)
+    return text.translate(_CONTROL)
 
 
 class RLMEnv(gym.Env):

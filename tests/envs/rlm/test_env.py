@@ -231,3 +231,10 @@ def test_episode_hooks_run_through_the_wrapper():
     assert calls == [("start", 12), ("end", 2.0)]
     env.close()
     assert PolicyRegistry.list_reward_policies()  # the registry is untouched by instances
+
+
+def test_output_outside_the_charset_shows_as_question_marks(env):
+    env.reset(seed=0)
+    obs, _, _, _, info = env.step("```repl\nprint(chr(31) + 'é' + chr(127) + '\\tok')\n```")
+    assert info["action_result"].output == "\x1fé\x7f\tok\n"
+    assert "???\tok" in obs and env.observation_space.contains(obs)
