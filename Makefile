@@ -14,10 +14,19 @@ CLIENTS_PIP := $(CLIENTS_PY) -m pip install --quiet --disable-pip-version-check
 CLIENT_LIBS := stable-baselines3==2.9.2 rl_zoo3==2.9.2 "ray[rllib]==2.60.0" torchrl==0.14.1 \
 	envpool==1.2.5 mo-gymnasium==1.3.2 pytest
 
+VENV_TRAINERS ?= .venv-trainers
+TRAINERS_PY := $(VENV_TRAINERS)/bin/python
+TRAINERS_PIP := $(TRAINERS_PY) -m pip install --quiet --disable-pip-version-check
+# The LLM trainers tests/trainers runs against (issue 36), at the versions measured to install
+# together beside torch 2.13.0. verifiers 0.3.1 still answers `import verifiers as vf` with the
+# classic MultiTurnEnv / Rubric (0.4 dropped them); 0.1.x caps datasets below 4.7, which
+# every trl 1.x needs.
+TRAINER_LIBS := trl==1.16.0 transformers==5.24.0 verifiers==0.3.1 openai==3.57.0 pytest
+
 # The CPU build of torch, installed before the extras so pip never pulls a CUDA build.
 TORCH_PIN := torch==2.13.0
 
-.PHONY: demo test test-fast lint test-ray test-clients bench results readme clean
+.PHONY: demo test test-fast lint test-ray test-clients test-trainers bench results readme clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +87,21 @@ $(VENV_CLIENTS)/.installed: pyproject.toml | $(CLIENTS_PY)
 test-clients: $(VENV_CLIENTS)/.installed
 	$(CLIENTS_PY) -m pytest -q tests/clients
 
+$(TRAINERS_PY):
+	$(PYTHON) -m venv $(VENV_TRAINERS)
+	$(TRAINERS_PIP) --upgrade pip
+
+$(VENV_TRAINERS)/.installed: pyproject.toml | $(TRAINERS_PY)
+	$(TRAINERS_PIP) $(TORCH_PIN)
+	echo "$(TORCH_PIN)" > $(VENV_TRAINERS)/constraints.txt
+	$(TRAINERS_PIP) -c $(VENV_TRAINERS)/constraints.txt -e ".[rlm,trl,verifiers]" $(TRAINER_LIBS)
+	touch $@
+
+# The RLM env's policies in TRL (two GRPO steps on a tiny model) and verifiers (rollouts
+# scored by a policy rubric), and the OpenAI-compatible clients against a local server.
+test-trainers: $(VENV_TRAINERS)/.installed
+	$(TRAINERS_PY) -m pytest -q -p no:cacheprovider tests/trainers
+
 bench: $(VENV)/.train-installed
 	$(PY) benchmarks/run_all.py
 
@@ -96,4 +120,4 @@ readme: $(VENV)/.train-installed
 	$(PY) docs/study_plots.py
 
 clean:
-	rm -rf $(VENV) $(VENV_RAY) $(VENV_CLIENTS) runs .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV_RAY) $(VENV_CLIENTS) $(VENV_TRAINERS) runs .pytest_cache .hypothesis

@@ -47,6 +47,7 @@ from real_data_blocks import (
     real_data_groups,
 )
 from reliable_blocks import RELIABLE_BLOCKS
+from rlm_blocks import RLM_BLOCKS
 from runtime_blocks import runtime_blocks
 from scrapy_blocks import scrapy_memory, scrapy_settings, scrapy_stats
 from study_blocks import (
@@ -333,6 +334,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_cost_study": demo_cost_study,
     "demo_time": demo_time,
     **RELIABLE_BLOCKS,
+    **RLM_BLOCKS,
 }
 
 

@@ -1,7 +1,9 @@
 """Simulated environments: ``rlm_gym/Crawl-v1`` (``CrawlEnv``) and ``rlm_gym/Crawl-v2``
 (``CrawlEnvV2``: the reward scores the crawler's own recorded success), registered on import,
 with ``rlm_gym/CrawlLive-v0`` (``rlm_gym.live.CrawlLiveEnv``: Crawl-v2's job on real HTTP sites
-of a local farm; its module loads, and needs the ``live`` extra, only when the env is made).
+of a local farm; its module loads, and needs the ``live`` extra, only when the env is made),
+and ``rlm_gym/RLM-v0`` (``rlm_gym.envs.rlm.RLMEnv``: a Recursive Language Model's code actions
+in a sandboxed REPL; loaded when made).
 
 ``CRAWL_ENV_ID`` (v1), ``CRAWL_V2_ENV_ID`` and ``CRAWL_LIVE_ENV_ID`` are the one place the ids
 are spelt; other modules read them. ``CURRENT_CRAWL_ENV_ID`` is the version a newcomer meets:
@@ -43,6 +45,7 @@ __all__ = [
     "CRAWL_V2_ENV_ID",
     "CURRENT_CRAWL_ENV_ID",
     "CRAWL_LIVE_ENV_ID",
+    "RLM_ENV_ID",
     "CrawlEnv",
     "CrawlEnvV2",
     "CrawlSnapshot",
@@ -66,6 +69,9 @@ CRAWL_V2_ENV_ID = "rlm_gym/Crawl-v2"
 # What the demo, the CLI's defaults and the docs use (see the module docstring).
 CURRENT_CRAWL_ENV_ID = CRAWL_V2_ENV_ID
 CRAWL_LIVE_ENV_ID = "rlm_gym/CrawlLive-v0"
+# The Recursive Language Model env (rlm_gym.envs.rlm): its module loads when the env is made.
+RLM_ENV_ID = "rlm_gym/RLM-v0"
+RLM_MAX_STEPS = 12
 _ENTRY_POINTS = {
     CRAWL_ENV_ID: "rlm_gym.envs.crawl_env:CrawlEnv",
     CRAWL_V2_ENV_ID: "rlm_gym.envs.crawl_env_v2:CrawlEnvV2",
@@ -74,8 +80,8 @@ _ENTRY_POINTS = {
 
 
 def register_envs() -> None:
-    """Register ``rlm_gym/Crawl-v1``, ``-v2`` and ``CrawlLive-v0`` with Gymnasium (no-op when
-    already registered).
+    """Register ``rlm_gym/Crawl-v1``, ``-v2``, ``CrawlLive-v0`` and ``RLM-v0`` with Gymnasium
+    (no-op when already registered).
 
     ``max_episode_steps`` equals the env's ``max_steps``: the ``TimeLimit`` may then mark
     ``truncated`` on the budget's last step, which every library reads as terminal because
@@ -84,6 +90,12 @@ def register_envs() -> None:
     for env_id, entry_point in _ENTRY_POINTS.items():
         if env_id not in gym.registry:
             gym.register(id=env_id, entry_point=entry_point, max_episode_steps=DEFAULT_MAX_STEPS)
+    if RLM_ENV_ID not in gym.registry:
+        gym.register(
+            id=RLM_ENV_ID,
+            entry_point="rlm_gym.envs.rlm.env:RLMEnv",
+            max_episode_steps=RLM_MAX_STEPS,
+        )
 
 
 register_envs()
