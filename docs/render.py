@@ -46,6 +46,7 @@ from real_data_blocks import (
     real_data_figures,
     real_data_groups,
 )
+from recipe_blocks import demo_recipe, train_recipes
 from reliable_blocks import RELIABLE_BLOCKS
 from runtime_blocks import runtime_blocks
 from scrapy_blocks import scrapy_memory, scrapy_settings, scrapy_stats
@@ -332,6 +333,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "recipe_cost_study": recipe_cost_study,
     "demo_cost_study": demo_cost_study,
     "demo_time": demo_time,
+    "demo_recipe": demo_recipe,
+    "train_recipes": train_recipes,
     **RELIABLE_BLOCKS,
 }
 
