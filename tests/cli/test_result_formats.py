@@ -102,3 +102,14 @@ def test_demo_json_is_the_rows_alone_on_stdout(tmp_path):
     ]
     written = json.loads(next((tmp_path).glob("demo*/evaluation.json")).read_text())
     assert rows == written
+
+
+def test_study_json_is_the_results_file_and_csv_a_row_per_variant(tmp_path, capsys):
+    argv = ["study", "defaults", "--no-train", "--eval-episodes", "2", "--quiet"]
+    argv += ["--results-dir", str(tmp_path / "r"), "--runs-dir", str(tmp_path / "runs")]
+    assert main([*argv, "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads((tmp_path / "r" / "defaults.json").read_text())
+    assert main([*argv, "--format", "csv"]) == 0
+    read = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [row["variant"] for row in read] == list(printed["variants"])
