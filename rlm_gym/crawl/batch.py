@@ -25,6 +25,7 @@ from rlm_gym.crawl.patterns import (
     storage_bucket,
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
+from rlm_gym.crawl.readers import too_deep
 from rlm_gym.crawl.reward import check_items, crawl_reward
 from rlm_gym.policies.base import RewardPolicy
 from rlm_gym.policies.types import ActionResult, PolicyContext
@@ -106,6 +107,8 @@ def _parse_line(
             result = json.loads(raw)
         except json.JSONDecodeError as error:
             return f"invalid JSON: {error.msg} (column {error.colno})"
+        except RecursionError:
+            return str(too_deep())
     if not isinstance(result, dict):
         return f"expected a JSON object (one crawl result), got {_describe(result)}"
     if schema is not None:

@@ -49,6 +49,7 @@ __all__ = [
     "read_items",
     "describe",
     "detect_format",
+    "too_deep",
     "is_crawl_result",
     "pretty_crawl_results",
     "crawl_result_from_items",
@@ -247,6 +248,21 @@ def ragged_rows(
     return ragged
 
 
+def too_deep(line: int | None = None) -> ValueError:
+    """The error for JSON nested deeper than Python's decoder can follow (it recurses once per
+    level, so a list of lists 20,000 deep exceeds the interpreter's recursion limit).
+
+    Example:
+        >>> print(too_deep(3))  # doctest: +ELLIPSIS
+        line 3: JSON nested too deeply to read: Python's JSON decoder follows about ...
+    """
+    where = f"line {line}: " if line is not None else ""
+    return ValueError(
+        f"{where}JSON nested too deeply to read: Python's JSON decoder follows about "
+        f"{sys.getrecursionlimit():,} levels of arrays and objects, and this value goes deeper"
+    )
+
+
 def _json_values(text: str) -> Iterator[tuple[int, Any]]:
     """Every JSON value in ``text`` (JSON lines, or values written one after another) with the
     line it starts on."""
@@ -265,6 +281,8 @@ def _json_values(text: str) -> Iterator[tuple[int, Any]]:
             raise ValueError(
                 f"line {error.lineno} column {error.colno}: invalid JSON: {error.msg}"
             ) from None
+        except RecursionError:
+            raise too_deep(line) from None
         yield line, value
         line += text.count("\n", position, end)
         position = end
@@ -391,6 +409,8 @@ def detect_format(first_line: bytes, name: str = "") -> str:
     try:
         value = json.loads(stripped)
     except ValueError:  # a multi-line document, or not JSON
+        return "items"
+    except RecursionError:  # too deep for a crawl result: read as items, which says so
         return "items"
     return "results" if is_crawl_result(value) else "items"
 
