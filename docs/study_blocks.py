@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from block_tools import RESULTS, pm, study, table
+from block_tools import BENCHMARKS, RESULTS, pm, read_json, study, table
 
 BASELINE_ROWS = (
     ("random", "random"),
@@ -279,4 +279,24 @@ def demo_table() -> str:
         f"both the heuristic ({baselines['heuristic']['score']:.3f}) and the best fixed strategy "
         f"({baselines['best_fixed']['score']:.3f}).\n"
     )
-    return format_table(rows) + "\n" + footer
+    return format_table(rows) + "\n" + footer + _numerics_note(seed0["score"])
+
+
+def _numerics_note(score: float) -> str:
+    """How far the trained row moves on another CPU (``benchmarks/demo_numerics.py``)."""
+    measured = read_json(BENCHMARKS).get("demo_numerics")
+    if not measured:
+        return (
+            "\nOn another CPU the trained row may differ (other float kernels, another "
+            "trajectory); `benchmarks/demo_numerics.py` measures by how much.\n"
+        )
+    scores = [run["score"] for run in measured["runs"]]
+    jobs = [run["job_done"] for run in measured["runs"]]
+    half = max(abs(value - score) for value in scores)
+    return (
+        f"\nOn another CPU the trained row moves (torch and MKL take other float kernels and PPO "
+        f"another trajectory; the baselines do not): seed {measured['seed']} trained under "
+        f"{len(scores)} kernel settings scored {min(scores):.3f} to {max(scores):.3f}, job done "
+        f"{min(jobs):.0%} to {max(jobs):.0%}, so expect the score within about ±{half:.3f} of "
+        "the table's (`benchmarks/demo_numerics.py`).\n"
+    )
