@@ -64,10 +64,15 @@ def register(subparsers: Any) -> None:
         "true crawl score of random / heuristic / best fixed / trained / oracle on the same "
         "seeded episodes and write evaluation.json and curves.png into the run directory.",
     )
+    from rlm_gym.training.studies.plans import STUDIES
+    from rlm_gym.training.studies.recipes import DEMO_STUDY, DEMO_VARIANT
+
     demo.add_argument(
         "--variant",
         default=None,
-        help="a recipe of the `demo-cost` study (default: DEMO_VARIANT, the quarter-cost one)",
+        help=f"a variant of the `{DEMO_STUDY}` study: "
+        + ", ".join(STUDIES[DEMO_STUDY].variants)
+        + f" (default: {DEMO_VARIANT}, what `rlm-gym train --recipe demo` trains)",
     )
     demo.add_argument(
         "--timesteps",
