@@ -50,3 +50,13 @@ def test_a_field_that_is_not_required_is_not_checked_for_defects():
     assert "The checked fields are the required ones" in _defect_row()
     assert _defects(["name"]) == []
     assert len(_defects(["name", "price"])) == 1
+
+
+def test_score_without_required_says_which_fields_it_checks_for_defects(tmp_path, capsys):
+    from rlm_gym.cli import main
+
+    path = tmp_path / "shop.csv"
+    path.write_text("name,price\n" + "".join(f"{r['name']},{r['price']}\n" for r in ROWS))
+    assert main(["score", str(path), "--format", "json"]) == 0
+    err = capsys.readouterr().err
+    assert "a field present in at least half the items is checked for systematic defects" in err
