@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from rlm_gym._validation import too_deep
 from rlm_gym.crawl.patterns import (
     TIERS,
     classify_quality_tier,
@@ -25,7 +26,6 @@ from rlm_gym.crawl.patterns import (
     storage_bucket,
 )
 from rlm_gym.crawl.policy import CrawlRewardPolicy
-from rlm_gym.crawl.readers import too_deep
 from rlm_gym.crawl.reward import check_items, crawl_reward
 from rlm_gym.policies.base import RewardPolicy
 from rlm_gym.policies.types import ActionResult, PolicyContext

@@ -35,7 +35,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from rlm_gym._validation import unknown_name_error
+from rlm_gym._validation import too_deep, unknown_name_error
 
 __all__ = [
     "INPUT_FORMATS",
@@ -49,7 +49,6 @@ __all__ = [
     "read_items",
     "describe",
     "detect_format",
-    "too_deep",
     "is_crawl_result",
     "pretty_crawl_results",
     "crawl_result_from_items",
@@ -246,21 +245,6 @@ def ragged_rows(
     except csv.Error as error:
         raise ValueError(f"line {reader.line_num}: invalid CSV: {error}") from None
     return ragged
-
-
-def too_deep(line: int | None = None) -> ValueError:
-    """The error for JSON nested deeper than Python's decoder can follow (it recurses once per
-    level, so a list of lists 20,000 deep exceeds the interpreter's recursion limit).
-
-    Example:
-        >>> print(too_deep(3))  # doctest: +ELLIPSIS
-        line 3: JSON nested too deeply to read: Python's JSON decoder follows about ...
-    """
-    where = f"line {line}: " if line is not None else ""
-    return ValueError(
-        f"{where}JSON nested too deeply to read: Python's JSON decoder follows about "
-        f"{sys.getrecursionlimit():,} levels of arrays and objects, and this value goes deeper"
-    )
 
 
 def _json_values(text: str) -> Iterator[tuple[int, Any]]:
