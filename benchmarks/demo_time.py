@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import resource
 import shutil
 import statistics
@@ -60,6 +61,20 @@ def time_demo(seed: int = 0) -> dict[str, float]:
     }
 
 
+def _machine() -> str:
+    """The CPU model and kernel the runs were timed on (``/proc/cpuinfo`` where it exists)."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    model = line.partition(":")[2].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {platform.system()} {platform.release()}"
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repetitions", type=int, default=3)
@@ -83,6 +98,8 @@ def main(argv: list[str] | None = None) -> dict:
         "median_wall_s": statistics.median(walls),
         "max_wall_s": max(walls),
         "cores": os.cpu_count(),
+        "machine": _machine(),
+        "includes_install": False,
     }
     print(f"median wall {result['median_wall_s']:.1f} s (max {result['max_wall_s']:.1f} s)")
     if not args.no_save:

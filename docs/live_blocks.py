@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from block_tools import BENCHMARKS, RESULTS, read_json, table
 
 __all__ = ["live_throughput", "sim_to_live"]
@@ -47,6 +49,17 @@ def _pair(cell: dict, digits: int = 3, scale: float = 1.0, unit: str = "") -> li
         f"{cell['difference'] * scale:+.{digits}f} ± {cell['difference_ci95'] * scale:.{digits}f}"
     )
     return [sim, live, difference]
+
+
+def _recipe_note(note: str) -> str:
+    """Which named recipe the note's ``rlm-gym train`` command trains (``RECIPES``)."""
+    from recipe_blocks import RECIPES, recipe_of_command
+
+    command = re.search(r"rlm-gym train [^)`]*", note)
+    name = recipe_of_command(command.group(0)) if command else None
+    if name is None:
+        return ""
+    return f" That command is the recipe `{name}` ({RECIPES[name].summary})."
 
 
 def sim_to_live() -> str:
@@ -104,7 +117,8 @@ def sim_to_live() -> str:
         score = trained["score"]
         within = abs(score["difference"]) + score["difference_ci95"] <= 0.05
         caption += (
-            f"\nTrained agent: {model['note']} Its live true score is "
+            f"\nTrained agent: {model['note']}{_recipe_note(model['note'])} Its live true "
+            "score is "
             f"{score['live']:.3f} against {score['sim']:.3f} simulated: live - sim "
             f"{score['difference']:+.3f} ± {score['difference_ci95']:.3f}, "
             f"{'within' if within else 'not within'} 0.05 of it (the whole interval).\n"

@@ -46,6 +46,7 @@ from real_data_blocks import (
     real_data_figures,
     real_data_groups,
 )
+from recipe_blocks import demo_recipe, train_recipes
 from reliable_blocks import RELIABLE_BLOCKS
 from rlm_blocks import RLM_BLOCKS
 from runtime_blocks import runtime_blocks
@@ -215,11 +216,17 @@ def demo_time() -> str:
     if not timing:
         return "*Not measured yet*: run `benchmarks/demo_time.py`.\n"
     walls = [run["wall_s"] for run in timing["runs"]]
+    loads = [run["load_before"] for run in timing["runs"]]
+    machine = timing.get("machine", "a machine the file does not name")
+    install = "including" if timing.get("includes_install") else "not including"
     return (
         f"After the install it takes **{timing['median_wall_s']:.0f} s** of wall time on "
         f"{timing['cores']} cores (median of {len(walls)} runs, "
         f"{min(walls):.0f} to {max(walls):.0f} s; `benchmarks/demo_time.py`): the agent trains on "
-        "one core while the baselines are scored on the other.\n"
+        f"one core while the baselines are scored on the other. Measured on {machine}, with a "
+        f"load average of {min(loads):.1f} to {max(loads):.1f} before the runs, {install} the "
+        "install (a venv, torch and the `train` extra, the first `make demo` only); a busy core "
+        "makes it slower.\n"
     )
 
 
@@ -333,6 +340,8 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "recipe_cost_study": recipe_cost_study,
     "demo_cost_study": demo_cost_study,
     "demo_time": demo_time,
+    "demo_recipe": demo_recipe,
+    "train_recipes": train_recipes,
     **RELIABLE_BLOCKS,
     **RLM_BLOCKS,
 }

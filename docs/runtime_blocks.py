@@ -37,8 +37,9 @@ def runtime(key: str) -> Callable[[], str]:
         if record is None or record["digest"] != digest(code):
             raise ValueError(f"{key} changed since it was timed: run `{COMMAND}`")
         return (
-            f"*Run time as written: {_minutes(record['cpu_s'])} of CPU, so at most that long "
-            f"on an idle {timed['cores']}-core machine (`{COMMAND}`).*\n"
+            f"*Run time as written: {_minutes(record['cpu_s'])} of CPU, the install not "
+            f"included, so at most that long on an idle {timed['cores']}-core machine and longer "
+            f"on a busy one (`{COMMAND}`).*\n"
         )
 
     return render

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from block_tools import RESULTS, pm, study, table
+from block_tools import BENCHMARKS, RESULTS, pm, read_json, study, table
 
 BASELINE_ROWS = (
     ("random", "random"),
@@ -279,4 +279,34 @@ def demo_table() -> str:
         f"both the heuristic ({baselines['heuristic']['score']:.3f}) and the best fixed strategy "
         f"({baselines['best_fixed']['score']:.3f}).\n"
     )
-    return format_table(rows) + "\n" + footer
+    return format_table(rows) + "\n" + footer + _numerics_note(seed0)
+
+
+def _numerics_note(table_run: dict) -> str:
+    """How far the trained row moves on another CPU (``benchmarks/demo_numerics.py``)."""
+    measured = read_json(BENCHMARKS).get("demo_numerics")
+    if not measured:
+        return (
+            "\nOn another CPU the trained row may differ (other float kernels, another "
+            "trajectory); `benchmarks/demo_numerics.py` measures by how much.\n"
+        )
+    score = table_run["score"]
+    where = ", ".join(
+        f"{segment['cpu']}, {segment['torch_cpu_capability']}"
+        for segment in table_run.get("numerics", [])[:1]
+    )
+    runs = measured["runs"]
+    scores = [run["score"] for run in runs]
+    jobs = [run["job_done"] for run in runs]
+    half = max(abs(value - score) for value in scores)
+    cpus = sorted({segment["cpu"] for run in runs for segment in run["numerics"]})
+    settings = ", ".join(f"{run['setting']} {run['score']:.3f}" for run in runs)
+    return (
+        f"\nOn another CPU the trained row moves (torch and MKL take other float kernels and PPO "
+        f"another trajectory; the baselines do not). Seed {measured['seed']} retrained with "
+        f"`rlm-gym train --recipe demo` on {' / '.join(cpus)} under {len(runs)} kernel "
+        f"settings ({settings}) scored {min(scores):.3f} to {max(scores):.3f}, job done "
+        f"{min(jobs):.0%} to {max(jobs):.0%}, against {score:.3f} in the table"
+        + (f" (trained on {where})" if where else "")
+        + f": expect the score within about ±{half:.3f} of it (`benchmarks/demo_numerics.py`).\n"
+    )

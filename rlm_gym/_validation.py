@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import sys
 from collections.abc import Iterable, Mapping
 from numbers import Real
 from typing import Any
@@ -120,3 +121,18 @@ def check_config_value(key: str, default: Any, value: Any, where: str) -> None:
             check_config_value(
                 f"{key}[{sub_key!r}]", default.get(sub_key, fallback), sub_value, where
             )
+
+
+def too_deep(line: int | None = None) -> ValueError:
+    """The error for JSON nested deeper than Python's decoder can follow (it recurses once per
+    level, so a list of lists 20,000 deep exceeds the interpreter's recursion limit).
+
+    Example:
+        >>> print(too_deep(3))  # doctest: +ELLIPSIS
+        line 3: JSON nested too deeply to read: Python's JSON decoder follows about ...
+    """
+    where = f"line {line}: " if line is not None else ""
+    return ValueError(
+        f"{where}JSON nested too deeply to read: Python's JSON decoder follows about "
+        f"{sys.getrecursionlimit():,} levels of arrays and objects, and this value goes deeper"
+    )

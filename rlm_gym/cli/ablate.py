@@ -7,17 +7,20 @@ policy); the seeds run locally in worker processes or on a Ray cluster.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from rlm_gym.cli.options import (
     add_algo,
     add_command,
+    add_format,
     add_quiet,
     check_env_id,
     check_hp,
     parse_assignments,
     parse_seeds,
     positive_int,
+    print_records,
     split_names,
 )
 from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
@@ -53,8 +56,15 @@ def _run_ablate(args: argparse.Namespace) -> int:
         address=args.address,
         progress=not args.quiet,
     )
-    print(result.table())
-    print(f"\nWrote ablation.csv, ablation.md, ablation.png and curves.png to {result.out_dir}")
+    if args.format == "table":
+        print(result.table())
+    else:
+        baselines = [{"variant": name, "score": score} for name, score in result.baselines.items()]
+        print_records([*result.summary, *baselines], args.format)
+    print(
+        f"\nWrote ablation.csv, ablation.md, ablation.png and curves.png to {result.out_dir}",
+        file=sys.stdout if args.format == "table" else sys.stderr,
+    )
     return 0
 
 
@@ -122,5 +132,6 @@ def register(subparsers: Any) -> None:
         help="a PPO hyperparameter, JSON value, repeatable (default: DEFAULT_HYPERPARAMS)",
     )
     ablate.add_argument("--no-binary", action="store_true", help="leave out the binary variant")
+    add_format(ablate, "the per-variant summary and the baselines")
     add_quiet(ablate)
     ablate.set_defaults(func=_run_ablate)

@@ -25,21 +25,36 @@ from rlm_gym.cli.options import (
     positive_int,
 )
 from rlm_gym.envs import CRAWL_ENV_ID, CRAWL_LIVE_ENV_ID, CRAWL_V2_ENV_ID, CURRENT_CRAWL_ENV_ID
-from rlm_gym.tables import print_table
+from rlm_gym.tables import csv_table, print_table
 
-__all__ = ["SAME_SPACES", "print_comparison", "register"]
+__all__ = ["FORMATS", "OPTIONAL_COLUMNS", "SAME_SPACES", "print_comparison", "register"]
 
 # An env whose agents may come from another env's runs: CrawlLive-v0 is Crawl-v2's job on live
 # sites, with its spaces, so a Crawl-v2 run is evaluated there as it is (sim to live).
 SAME_SPACES: dict[str, str] = {CRAWL_LIVE_ENV_ID: CRAWL_V2_ENV_ID}
 
 
+# The comparison table's columns a narrow terminal leaves out, the first first: the reward's
+# components, then the task outcome's details; agent, score, CI, normalised, job done and valid
+# items always stay.
+OPTIONAL_COLUMNS = (
+    "success", "has_data", "validation", "quantity", "efficiency", "items", "pages", "s/page",
+    "steps", "tiers E/G/A/P %", "s/valid item",
+)  # fmt: skip
+FORMATS = ("table", "markdown", "json", "csv")
+
+
 def print_comparison(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
-    """Print ``comparison_table`` rows as ``json``, ``markdown`` or a terminal ``table``."""
+    """Print ``comparison_table`` rows as ``json`` (the rows as they are), ``csv`` (one line
+    per row, every key), ``markdown`` or a terminal ``table`` that fits the terminal's width."""
     from rlm_gym.training import format_table, table_cells
 
     if fmt == "json":
         print(json.dumps(rows, indent=2))
+        return
+    if fmt == "csv":
+        keys = list(dict.fromkeys(key for row in rows for key in row))
+        print(csv_table(keys, [[row.get(key, "") for key in keys] for row in rows]), end="")
         return
     if fmt == "markdown":
         print(format_table(rows))
@@ -50,7 +65,8 @@ def print_comparison(rows: list[dict[str, Any]], title: str, fmt: str) -> None:
     values = [[row_cells[i][1] for i in keep] for row_cells in cells]
     # the agent's name on the left, the numbers on the right
     right_aligned = [i != 0 for i in keep]
-    print_table(headers, values, title=title, right_aligned=right_aligned, min_width=170)
+    optional = [headers.index(name) for name in OPTIONAL_COLUMNS if name in headers]
+    print_table(headers, values, title=title, right_aligned=right_aligned, optional=optional)
 
 
 def _resolve_agents(args: argparse.Namespace) -> tuple[list[Any], str, dict[str, Any]]:
@@ -182,9 +198,9 @@ def register(subparsers: Any) -> None:
     )
     evaluate.add_argument(
         "--format",
-        choices=("table", "markdown", "json"),
+        choices=FORMATS,
         default="table",
-        help="how to print the table",
+        help="table (fits the terminal), markdown, json (the rows, every value) or csv",
     )
     add_quiet(evaluate)
     evaluate.set_defaults(func=_run_evaluate)

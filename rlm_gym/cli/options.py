@@ -304,3 +304,26 @@ def add_quiet(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no progress bar or progress lines",
     )
+
+
+def add_format(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--format table|json|csv``: how a command prints its results (``what``)."""
+    parser.add_argument(
+        "--format",
+        choices=("table", "json", "csv"),
+        default="table",
+        help=f"print {what} as a table, as json (every value) or as csv",
+    )
+
+
+def print_records(records: list[dict[str, Any]], fmt: str) -> None:
+    """``records`` (dicts) as ``json`` (a list) or ``csv`` (one line each, every key)."""
+    import json
+
+    from rlm_gym.tables import csv_table
+
+    if fmt == "json":
+        print(json.dumps(records, indent=2))
+        return
+    keys = list(dict.fromkeys(key for record in records for key in record))
+    print(csv_table(keys, [[record.get(key, "") for key in keys] for record in records]), end="")

@@ -219,7 +219,8 @@ def _items_result(args: argparse.Namespace, data: bytes, input_format: str) -> d
     if not required:
         print(
             f"rlm-gym score: note: {args.file}: no --required fields; each item is scored on "
-            "its own fields (validation capped at 0.85)",
+            "its own fields (validation capped at 0.85), and a field present in at least half "
+            "the items is checked for systematic defects as a required one would be",
             file=sys.stderr,
         )
     domain = args.domain or (os.path.basename(args.file) if args.file != "-" else "stdin")

@@ -7,10 +7,18 @@ with its 95 % interval and its paired difference to the reference variant.
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.cli.options import add_command, add_quiet, parse_seeds, positive_int
+from rlm_gym.cli.options import (
+    add_command,
+    add_format,
+    add_quiet,
+    parse_seeds,
+    positive_int,
+    print_records,
+)
 from rlm_gym.tables import mean_and_ci
 
 __all__ = ["register"]
@@ -36,6 +44,12 @@ def _run_study(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         train=not args.no_train,
     )
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+        return 0
+    if args.format == "csv":
+        print_records(_variant_records(results), "csv")
+        return 0
     reference = results["reference"]
     print(f"{results['study']}: {results['question']}")
     print(f"seeds complete: {results['seeds_complete']} ({results['runs_done']} runs)")
@@ -61,6 +75,19 @@ def _run_study(args: argparse.Namespace) -> int:
                 f" {time['mean'] / 1000:.2f} s per valid item"
             )
     return 0
+
+
+def _variant_records(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """One flat record per variant: its scores and its paired difference to the reference."""
+    keys = ("score", "score_ci95", "normalised", "vs_reference", "vs_reference_ci95")
+    return [
+        {
+            "variant": name,
+            "seeds": len(row["seeds"]),
+            **{key: row[key] for key in keys if key in row},
+        }
+        for name, row in results["variants"].items()
+    ]
 
 
 def register(subparsers: Any) -> None:
@@ -112,5 +139,6 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="write the results of the runs already finished; train nothing",
     )
+    add_format(study, "the results (json: results/<name>.json as written; csv: a row per variant)")
     add_quiet(study)
     study.set_defaults(func=_run_study)

@@ -34,7 +34,7 @@ from rlm_gym.cli.options import (
 from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
 from rlm_gym.training.env_factory import REWARD_WRAPPINGS
 
-__all__ = ["DEFAULT_RECIPE_NOTE", "RUN_FLAGS", "TRAIN_DEFAULTS", "register"]
+__all__ = ["RUN_FLAGS", "TRAIN_DEFAULTS", "default_recipe_note", "register"]
 
 TRAIN_DEFAULTS: dict[str, Any] = {
     "env": CURRENT_CRAWL_ENV_ID,
@@ -46,21 +46,30 @@ TRAIN_DEFAULTS: dict[str, Any] = {
 }
 """``train`` defaults, applied after ``--hyperparams`` so a YAML file can set what no flag set."""
 
-DEFAULT_RECIPE_NOTE = (
-    "Without --hyperparams or --hp, PPO trains with rlm_gym.training.DEFAULT_HYPERPARAMS: "
-    "4 envs x 1,024-step rollouts and gamma 0.99, the recipe the project's `defaults` study "
-    "(results/defaults.json, docs/training.md) found worse on the crawl env than the demo's: "
-    "for that one add --n-envs 16 --hp n_steps=256 --hp gamma=0.999 "
-    "--config efficiency_errors=graded (`rlm-gym demo` trains it)."
-)
-"""What a plain ``rlm-gym train`` trains with, said in its ``--help``. The Python defaults stay:
-the study measured recipes on the crawl env only, and ``train`` serves every env."""
+
+def default_recipe_note() -> str:
+    """What a plain ``rlm-gym train`` trains with, and the named recipes, for ``--help``
+    (written from ``RECIPES``, so the advice follows the studies' plans). The Python defaults
+    stay: the studies measured recipes on the crawl env only, and ``train`` serves every env."""
+    from rlm_gym.training.studies.recipes import RECIPES
+
+    recipes = "; ".join(f"{name}: {recipe.summary}" for name, recipe in RECIPES.items())
+    return (
+        "Without --recipe, --hyperparams or --hp, PPO trains with "
+        "rlm_gym.training.DEFAULT_HYPERPARAMS: 4 envs x 1,024-step rollouts and gamma 0.99, the "
+        "recipe the project's `defaults` study (results/defaults.json, docs/training.md) found "
+        "worse on the crawl env than the demo's. --recipe NAME trains a recipe of the studies "
+        f"(flags beside it win over its settings; --print shows its flags): {recipes}. "
+        f"`--recipe demo` is `{RECIPES['demo'].command()}` (`rlm-gym demo` trains it and "
+        "scores the baselines)."
+    )
+
 
 RUN_FLAGS: tuple[str, ...] = (
     "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
     "hyperparams", "env_kwarg", "shaping", "vec_env", "log_dir", "algo", "checkpoint_freq",
     "eval_freq", "eval_episodes", "reward_schedule", "reward_schedule_interpolation",
-    "reward_wrapping",
+    "reward_wrapping", "recipe",
 )  # fmt: skip
 """``train`` flags that define a run; ``--resume`` takes them from the run's config.json instead."""
 
@@ -108,12 +117,53 @@ def _reward_schedule(args: argparse.Namespace, from_file: Any) -> tuple[str, Any
     return f"`reward_schedule` in {args.hyperparams}", from_file
 
 
-def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """Flag values over the ``--hyperparams`` file over ``TRAIN_DEFAULTS``."""
+def _recipe(args: argparse.Namespace) -> Any:
+    """The ``--recipe`` (None without one); ``--print`` needs one and nothing else."""
+    if args.recipe is None:
+        if args.print:
+            raise ValueError("`--print` prints a recipe's flags: give --recipe NAME")
+        return None
+    from rlm_gym.training.studies.recipes import get_recipe
+
+    recipe = get_recipe(args.recipe)
+    if args.hyperparams is not None:
+        raise ValueError("`--recipe` and `--hyperparams` both give a recipe: keep one")
+    if args.print:
+        given = [
+            f"--{key.replace('_', '-')}"
+            for key in RUN_FLAGS
+            if key != "recipe" and getattr(args, key) not in (None, [])
+        ]
+        if given or args.resume is not None:
+            raise ValueError(
+                f"`--print` prints the recipe as it is; drop {', '.join(given) or '--resume'}"
+            )
+    return recipe
+
+
+def _train_settings(args: argparse.Namespace, recipe: Any = None) -> dict[str, Any]:
+    """Flag values over the ``--hyperparams`` file or ``--recipe`` over ``TRAIN_DEFAULTS``."""
     settings = {key: getattr(args, key) for key in TRAIN_DEFAULTS}
+    hyperparams: dict[str, Any] = {}
+    settings["config"] = {}
+    settings["disable"] = split_names(args.disable)
+    settings["algo"] = args.algo
+    if recipe is not None:
+        for key, value in (
+            ("env", recipe.env_id),
+            ("policy", recipe.policy),
+            ("timesteps", recipe.total_timesteps),
+            ("n_envs", recipe.n_envs),
+            ("algo", recipe.algo),
+        ):
+            if settings[key] is None:
+                settings[key] = value
+        hyperparams.update(recipe.hyperparams)
+        settings["config"].update(recipe.config)
+        settings["disable"] = [*recipe.disable, *settings["disable"]]
+    settings["config"].update(parse_assignments(args.config, "--config"))
     settings["env"] = settings["env"] or TRAIN_DEFAULTS["env"]
     check_env_id(settings["env"])
-    hyperparams: dict[str, Any] = {}
     if args.hyperparams is not None:
         from rlm_gym.training import load_zoo_hyperparams
 
@@ -139,6 +189,10 @@ def _train_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _run_train(args: argparse.Namespace) -> int:
+    recipe = _recipe(args)
+    if recipe is not None and args.print:
+        print(recipe.command())
+        return 0
     from rlm_gym.training import require
 
     require("torch", "stable_baselines3")
@@ -146,8 +200,8 @@ def _run_train(args: argparse.Namespace) -> int:
         require("yaml")
     if args.resume is not None:
         return _run_resume(args)
-    settings = _train_settings(args)
-    disable = split_names(args.disable)
+    settings = _train_settings(args, recipe)
+    disable = settings["disable"]
     weights = parse_weights(args.weight)
     _check_policy(settings["policy"], disable, weights, settings["reward_schedule"])
     from rlm_gym.training import default_run_name
@@ -198,7 +252,7 @@ def _train(
     return train(
         settings["env"],
         settings["policy"],
-        config=parse_assignments(args.config, "--config") or None,
+        config=settings["config"] or None,
         disable=disable,
         weights=weights or None,
         reward_schedule=schedule[1] if schedule is not None else None,
@@ -207,7 +261,7 @@ def _train(
         seed=settings["seed"],
         hyperparams=settings["hyperparams"],
         log_dir=log_dir,
-        algo=args.algo,
+        algo=settings["algo"],
         env_kwargs=parse_assignments(args.env_kwarg, "--env-kwarg"),
         shaping=crawl_potential if args.shaping == "crawl" else args.shaping,
         vec_env=settings["vec_env"],
@@ -281,18 +335,32 @@ def register(subparsers: Any) -> None:
         "train an agent (PPO) against a reward policy into a new run directory",
         [
             "rlm-gym train --timesteps 100000",
+            "rlm-gym train --recipe demo --seed 1",
+            "rlm-gym train --recipe demo --print",
             "rlm-gym train --policy crawl --disable efficiency --seed 1",
             "rlm-gym train --reward-schedule 'efficiency=0:0,200000:1;defects=0:0,100000:1'",
             "rlm-gym train --resume runs/train/Crawl-v2-crawl-seed0",
         ],
         description="Train an agent. Each run gets a new directory (an existing one is never "
         "reused: a -2, -3 ... suffix is added); SIGINT/SIGTERM save a checkpoint and mark the "
-        "run interrupted; --resume RUN_DIR continues it.\n\n" + DEFAULT_RECIPE_NOTE,
+        "run interrupted; --resume RUN_DIR continues it.\n\n" + default_recipe_note(),
     )
     train.add_argument(
         "--env", default=None, help=f"a registered env id (default: {defaults['env']})"
     )
     add_algo(train)
+    train.add_argument(
+        "--recipe",
+        default=None,
+        metavar="NAME",
+        help="a named recipe of the studies (listed above); flags given beside it win over "
+        "its settings (default: none, DEFAULT_HYPERPARAMS)",
+    )
+    train.add_argument(
+        "--print",
+        action="store_true",
+        help="print the --recipe as the equivalent train flags and exit, training nothing",
+    )
     train.add_argument(
         "--policy",
         default=None,

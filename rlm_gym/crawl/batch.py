@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from rlm_gym._validation import too_deep
 from rlm_gym.crawl.patterns import (
     TIERS,
     classify_quality_tier,
@@ -106,6 +107,8 @@ def _parse_line(
             result = json.loads(raw)
         except json.JSONDecodeError as error:
             return f"invalid JSON: {error.msg} (column {error.colno})"
+        except RecursionError:
+            return str(too_deep())
     if not isinstance(result, dict):
         return f"expected a JSON object (one crawl result), got {_describe(result)}"
     if schema is not None:

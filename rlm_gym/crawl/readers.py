@@ -35,7 +35,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from rlm_gym._validation import unknown_name_error
+from rlm_gym._validation import too_deep, unknown_name_error
 
 __all__ = [
     "INPUT_FORMATS",
@@ -265,6 +265,8 @@ def _json_values(text: str) -> Iterator[tuple[int, Any]]:
             raise ValueError(
                 f"line {error.lineno} column {error.colno}: invalid JSON: {error.msg}"
             ) from None
+        except RecursionError:
+            raise too_deep(line) from None
         yield line, value
         line += text.count("\n", position, end)
         position = end
@@ -391,6 +393,8 @@ def detect_format(first_line: bytes, name: str = "") -> str:
     try:
         value = json.loads(stripped)
     except ValueError:  # a multi-line document, or not JSON
+        return "items"
+    except RecursionError:  # too deep for a crawl result: read as items, which says so
         return "items"
     return "results" if is_crawl_result(value) else "items"
 

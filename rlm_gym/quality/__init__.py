@@ -15,62 +15,13 @@ one rule per type (``prices``, ``ratings``, ``counts``, ``dates``, ``contacts``,
 (:func:`check_value`), ``columns`` (:func:`column_type`), ``checks`` (one check per field name,
 the 0.1 API), ``roles`` and ``pattern_types`` (what a result is), ``judge`` (the items).
 
-Measured on the labelled real-data corpus of ``tests/data/realdata``
-(``python benchmarks/field_judge.py``; 417 labelled values, types given by the labels for
-judging):
-
-=========================================  ==========================================
-typing agreement (column_type vs label)    1.000 (417/417 labelled values)
-valid values accepted                      1.000 (350/350)
-invalid values rejected (context-free)     1.000 (59/59)
-context / hand-call invalids               4/8 rejected here (the column-context checks:
-                                           detik headings, naukri date range; hespress
-                                           summaries cut after an opening « are caught as
-                                           truncated, idealista "Planta 2ª" as an ordinal)
-=========================================  ==========================================
-
-Over *every* distinct required value of the 30 crawls (5,841), the verdicts differ from the
-labeller's rules on 27, all of them the hand calls above. On a held-out set of 16 crawls
-from other sites (not in the repository; typed and judged by the same labelling rules) the
-rules reach typing 0.97, valid accepted 1.00 and invalid rejected 0.91 (context-free). The
-worldwide value tables of ``tests/quality/test_values.py`` (about 30 formats per type that
-are not in the corpus) pass in full. Speed (CPU, this machine): a float ≈ 0.4 µs, an
-already-seen string ≈ 0.3 µs, ``column_type`` 0.4 µs when the name decides (a count name reads
-up to 20 values for the text override) and ≈ 8 µs for 20 values when it does not, an
-unseen 1,600-character article body ≈ 100 µs (strings over 600 characters are not cached).
-
-Field-parsing libraries (the core may use small ones where they measure better), each against
-the hand rule on the corpus values of its type, context-free (valid accepted / invalid
-rejected, µs per call):
-
-=============  ======  ===================  =====================  ===========
-library        type    corpus valid / inv.  worldwide valid / inv.  µs per call
-=============  ======  ===================  =====================  ===========
-hand rule      price   1.00 / 1.00          1.00 / 1.00             13
-price-parser   price   0.94 / 0.57          0.88 / 0.77             7-12
-hand rule      date    1.00 / 1.00          1.00 / 1.00             12-14
-dateparser     date    0.97 / 1.00          0.87 / 0.77             ≈ 10,000
-hand rule      text    1.00 / 1.00          1.00 / 1.00             4 (short)
-ftfy.badness   text    1.00 / 1.00          1.00 / 1.00             4 (short)
-hand rule      phone   1.00 / 1.00          1.00 / 1.00             9-11
-phonenumbers   phone   0.00 / 1.00          0.44 / 1.00             7-16
-hand rule      count   1.00 / 1.00          1.00 / 1.00             18
-number-parser  count   1.00 / 1.00          1.00 / 1.00             ≈ 2,500
-=============  ======  ===================  =====================  ===========
-
-(0.3 figures; re-measured for 0.4 on both corpora by ``benchmarks/judge_libraries.py``, see
-``docs/crawl-reward.md``.) Since 0.4 the month and weekday names, relative-date patterns,
-compact number words, currency signs and names and area units of 64 languages come from
-Unicode CLDR (babel) and dateparser's data at *build* time (``tools/build_tables.py`` →
-``tables/cldr.json``); no library is imported at run time. None is adopted at run time:
-price-parser and dateparser accept fewer valid values and reject fewer invalid
-ones (no ranges, "Free", "Há 1 semana" or month-only dates; "POA" parses) and dateparser costs
-milliseconds per value and ~0.3 s of import; phonenumbers needs the region for national numbers
-("0612400977"); ftfy's badness score ties the mojibake pattern on both sets, so it would be a
-dependency with nothing measured to gain; number-parser adds nothing to the count rule (counts
-are digits on real pages) at 100x the cost. ``python benchmarks/field_judge.py --libraries
---lib-path DIR`` re-measures them from a directory holding the libraries.
-
+How well it agrees with a crawl-quality expert on real scrapes, and how it compares with the
+field-parsing libraries (price-parser, dateparser, phonenumbers, ftfy, number-parser), is
+measured by committed benchmarks and written into ``docs/crawl-reward.md`` by
+``docs/render.py`` ("Measured on real scrapes", the libraries' table), where a test keeps each
+figure equal to the JSON it came from; this docstring quotes none, so none goes stale. None of
+those libraries is imported at run time: the CLDR-derived word tables are built ahead of time
+(``tools/build_tables.py`` writes ``tables/cldr.json``).
 
 Example:
     >>> from rlm_gym.quality import check_value, column_type, judge_items

@@ -20,20 +20,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from rlm_gym._validation import unknown_name_error
 from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
 from rlm_gym.training.evaluation import BASELINES, comparison_table, evaluate, format_table
 from rlm_gym.training.models import DEFAULT_ALGO
 from rlm_gym.training.plots import plot_curves
 from rlm_gym.training.pools import pool_context
 from rlm_gym.training.runs import write_json_atomic, write_text_atomic
-from rlm_gym.training.studies.plans import (
-    DEMO_FAST,
-    STUDIES,
-    STUDY_EVAL_EPISODES,
-    STUDY_EVAL_SEED,
-    variant_budget,
-)
+from rlm_gym.training.studies.plans import STUDY_EVAL_EPISODES, STUDY_EVAL_SEED
+from rlm_gym.training.studies.recipes import DEMO_STUDY, DEMO_VARIANT, study_recipe
 from rlm_gym.training.trainer import train
 
 __all__ = [
@@ -45,13 +39,9 @@ __all__ = [
     "run_demo",
 ]
 
-DEMO_STUDY = "demo-cost"
 # The version the demo trains on, chosen from results/demo-version.json (the recipe on Crawl-v1
 # and Crawl-v2, seeds 0-2): see docs/training.md, "Which version the demo trains on".
 DEMO_ENV_ID = CURRENT_CRAWL_ENV_ID
-# Chosen from results/demo-cost.json (the true crawl score against the earlier demo recipe,
-# paired by seed).
-DEMO_VARIANT = DEMO_FAST
 DEMO_EVAL_EPISODES = STUDY_EVAL_EPISODES
 QUICK_TIMESTEPS = 4_096
 QUICK_EVAL_EPISODES = 20
@@ -70,20 +60,7 @@ def demo_recipe(variant: str = DEMO_VARIANT) -> dict[str, Any]:
         >>> demo_recipe("demo-16envs-450k")["n_envs"]
         16
     """
-    study = STUDIES[DEMO_STUDY]
-    if variant not in study.variants:
-        raise unknown_name_error("demo variant", variant, study.variants)
-    settings = dict(study.variants[variant])
-    return {
-        "policy": settings.get("policy", "crawl"),
-        "config": settings.get("config"),
-        "disable": tuple(settings.get("disable", ())),
-        "shaping": settings.get("shaping"),
-        "algo": settings.get("algo"),
-        "hyperparams": {**study.hyperparams, **dict(settings.get("hyperparams") or {})},
-        "n_envs": int(settings.get("n_envs", study.n_envs)),
-        "total_timesteps": variant_budget(study, variant),
-    }
+    return study_recipe(DEMO_STUDY, variant).train_kwargs()
 
 
 def is_quick() -> bool:

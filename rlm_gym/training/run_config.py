@@ -131,7 +131,12 @@ class RunConfig:
         TypeError: A budget or a hyper-parameter of the wrong kind.
 
     Example:
-        >>> config = RunConfig("CartPole-v1", "lenient", total_timesteps=256, n_envs=2)
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as caught:  # the budget cuts the rollout
+        ...     warnings.simplefilter("always")
+        ...     config = RunConfig("CartPole-v1", "lenient", total_timesteps=256, n_envs=2)
+        >>> [type(warning.message).__name__ for warning in caught]
+        ['ShortBudgetWarning']
         >>> config.hyperparams["n_steps"], config.hyperparams["batch_size"]
         (128, 256)
         >>> RunConfig("CartPole-v1", vec_env="threads")

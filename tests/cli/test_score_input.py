@@ -122,3 +122,28 @@ def test_a_directory_is_refused_with_a_file_inside_it_to_try(tmp_path, capsys):
     error = capsys.readouterr().err.strip()
     assert error.startswith(f"rlm-gym score: error: {tmp_path} is a directory")
     assert "reads one file" in error and str(tmp_path / "products.csv") in error
+
+
+DEPTH = 20_000  # far past Python's recursion limit, which its JSON decoder recurses into
+
+
+@pytest.mark.parametrize(
+    "document",
+    ["[" * DEPTH + "]" * DEPTH, '{"data": ' + "[" * DEPTH + "]" * DEPTH + "}"],
+    ids=["items", "inside-an-object"],
+)
+def test_json_nested_too_deeply_gets_one_line(document, tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text(document)
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "JSON nested too deeply to read" in err[0] and str(path) in err[0]
+
+
+def test_a_crawl_result_line_nested_too_deeply_is_an_invalid_line(tmp_path, capsys):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"success": true, "data": ' + "[" * DEPTH + "]" * DEPTH + "}\n")
+    assert main(["score", str(path), "--input-format", "results"]) == 1  # as any invalid line
+    err = capsys.readouterr().err
+    assert f"{path}:1: JSON nested too deeply to read" in err and "Traceback" not in err

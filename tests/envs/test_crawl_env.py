@@ -207,8 +207,17 @@ def test_a_copied_env_mid_episode_continues_exactly_like_the_original(clone):
 def test_v0_is_gone_and_gymnasium_names_the_newest_version():
     # Gymnasium points at the newest registered version: v2 since 0.3 (v1 stays registered).
     assert "rlm_gym/Crawl-v1" in gym.registry
-    with pytest.raises(gym.error.DeprecatedEnv, match="Please use `rlm_gym/Crawl-v2` instead"):
+    with (
+        pytest.raises(gym.error.DeprecatedEnv, match="Please use `rlm_gym/Crawl-v2` instead"),
+        pytest.warns(DeprecationWarning, match="Crawl-v0 is out of date"),
+    ):
         gym.make("rlm_gym/Crawl-v0")
+
+
+def test_making_v1_says_it_is_out_of_date():
+    # pyproject's filterwarnings silences this notice in the tests that make v1 on purpose.
+    with pytest.warns(DeprecationWarning, match="rlm_gym/Crawl-v1 is out of date"):
+        gym.make("rlm_gym/Crawl-v1").close()
 
 
 def test_make_with_module_prefix_works_without_importing_rlm_gym():

@@ -11,7 +11,10 @@ from rlm_gym.training.episode_batch import play_batched
 from rlm_gym.training.evaluation import evaluate
 from rlm_gym.training.trainer import train
 
-pytestmark = pytest.mark.slow
+# Tiny budgets on purpose (seconds per run): each cuts PPO's rollout to fit, which
+# tests/training/test_short_budget.py asserts warns; here the warning is expected and silenced.
+_SHORT_BUDGET = pytest.mark.filterwarnings("ignore::rlm_gym.training.run_config.ShortBudgetWarning")
+pytestmark = [pytest.mark.slow, _SHORT_BUDGET]
 QUIET = {"progress_bar": False, "tensorboard": False, "n_eval_episodes": 0}
 
 

@@ -16,7 +16,10 @@ from rlm_gym.training.evaluation import (
     format_table,
 )
 
-pytestmark = pytest.mark.slow
+# Tiny budgets on purpose (seconds per run): each cuts PPO's rollout to fit, which
+# tests/training/test_short_budget.py asserts warns; here the warning is expected and silenced.
+_SHORT_BUDGET = pytest.mark.filterwarnings("ignore::rlm_gym.training.run_config.ShortBudgetWarning")
+pytestmark = [pytest.mark.slow, _SHORT_BUDGET]
 CRAWL = CRAWL_ENV_ID
 
 

@@ -21,6 +21,7 @@ def run_dir(tmp_path_factory):
         "crawl",
         total_timesteps=256,
         n_envs=1,
+        hyperparams={"n_steps": 256},  # one whole rollout: no short-budget warning
         log_dir=out,
         progress_bar=False,
         tensorboard=False,

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from rlm_gym.training.env_factory import crawl_potential
-from rlm_gym.training.run_config import RunConfig
+from rlm_gym.training.run_config import RunConfig, ShortBudgetWarning
 from rlm_gym.training.trainer import train
 
 # The settings part of a config.json written by rlm-gym 0.2 (`train("CartPole-v1", "lenient",
@@ -64,7 +64,8 @@ def test_a_bad_setting_fails_at_construction_naming_it(settings, error, message)
 
 
 def test_hyperparams_are_resolved_once_under_the_defaults_and_the_budget():
-    config = RunConfig("CartPole-v1", total_timesteps=256, n_envs=2, hyperparams={"gamma": 0.9})
+    with pytest.warns(ShortBudgetWarning, match="cut to 128 x 2"):  # the budget fits it
+        config = RunConfig("CartPole-v1", total_timesteps=256, n_envs=2, hyperparams={"gamma": 0.9})
     assert config.hyperparams["n_steps"] == 128 and config.hyperparams["batch_size"] == 256
     assert config.hyperparams["gamma"] == config.shaping_gamma == 0.9
     assert config.hyperparams["policy_kwargs"] == {"net_arch": [64, 64]}
@@ -92,7 +93,9 @@ def test_a_config_json_of_0_2_reads_back_and_writes_the_same_settings():
 
 def test_a_setting_an_older_file_lacks_takes_the_value_training_gave_it():
     old = {key: CONFIG_0_2[key] for key in ("env_id", "policy", "algo", "total_timesteps")}
-    config = RunConfig.from_json({**old, "n_envs": 2, "seed": 0})
+    # 0.2's record holds a budget below the default rollout: resolving it warns as training did.
+    with pytest.warns(ShortBudgetWarning):
+        config = RunConfig.from_json({**old, "n_envs": 2, "seed": 0})
     assert (config.checkpoint_freq, config.eval_freq, config.n_eval_episodes) == (0, 0, 0)
     assert config.torch_threads is None and config.tensorboard is True
 

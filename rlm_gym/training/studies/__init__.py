@@ -4,6 +4,7 @@ What is *training* (``train``, ``evaluate``, run directories, the reward in the 
 lives in ``rlm_gym.training``; what is a *study* lives here:
 
 * ``plans`` - what each study asks (``STUDIES``, ``Study``, the demo's recipe);
+* ``recipes`` - named recipes read from the plans (``RECIPES``: ``rlm-gym train --recipe``);
 * ``runner`` - ``run_study``: every (variant, seed) trained, scored, resumed, merged;
 * ``summary``, ``task_measures``, ``stats`` - means, paired differences and 95 % CIs;
 * ``reliable`` - IQM, stratified bootstrap CIs, probability of improvement and performance
@@ -29,6 +30,8 @@ __all__ = [
     "ABLATION_BACKENDS",
     "AblationResult",
     "DEMO_RECIPE",
+    "RECIPES",
+    "Recipe",
     "STUDIES",
     "STUDY_EVAL_EPISODES",
     "STUDY_EVAL_SEED",
@@ -50,6 +53,8 @@ _HOME = {
     "ablation_variants": "ablation",
     "AblationResult": "ablation_results",
     "DEMO_RECIPE": "plans",
+    "RECIPES": "recipes",
+    "Recipe": "recipes",
     "STUDIES": "plans",
     "STUDY_EVAL_EPISODES": "plans",
     "STUDY_EVAL_SEED": "plans",

@@ -37,7 +37,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,16 @@ BOOTSTRAP_SEED = 0
 #: Thresholds (normalised score) at which a performance profile is read: 51 from the lowest
 #: run's score, rounded down to a tenth, to 1.0 (the oracle).
 PROFILE_POINTS = 51
+
+
+@contextmanager
+def _arch_random_state_accepted() -> Iterator[None]:
+    """rliable hands its ``random_state`` to ``arch``'s bootstrap, which warns that the keyword
+    is deprecated (it wants a NumPy ``Generator``, which rliable cannot pass); the RandomState
+    still seeds the bootstrap, so the figures reproduce. That one warning is silenced here."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "random_state is deprecated", FutureWarning)
+        yield
 
 
 def normalised_seed_scores(
@@ -151,7 +163,10 @@ def reliable_report(
         if name not in results["variants"]:
             raise unknown_name_error("reference variant", name, results["variants"])
     state = np.random.RandomState(seed)
-    points, intervals = library.get_interval_estimates(scores, _iqm, reps=reps, random_state=state)
+    with _arch_random_state_accepted():
+        points, intervals = library.get_interval_estimates(
+            scores, _iqm, reps=reps, random_state=state
+        )
     report: dict[str, Any] = {
         "references": list(references),
         "reps": reps,
@@ -173,9 +188,10 @@ def reliable_report(
         pairs = {name: (common[name], common[reference]) for name in common if name != reference}
         if not pairs:
             continue
-        poi_points, poi_intervals = library.get_interval_estimates(
-            pairs, metrics.probability_of_improvement, reps=poi_reps, random_state=state
-        )
+        with _arch_random_state_accepted():
+            poi_points, poi_intervals = library.get_interval_estimates(
+                pairs, metrics.probability_of_improvement, reps=poi_reps, random_state=state
+            )
         for name in pairs:
             variants[name]["vs"][reference] = {
                 "poi": float(np.ravel(poi_points[name])[0]),

@@ -12,7 +12,10 @@ import rlm_gym.envs  # noqa: F401
 from rlm_gym.policies import PolicyRegistry
 from rlm_gym.training.studies.ablation import ablate, ablation_variants
 
-pytestmark = pytest.mark.slow
+# Tiny budgets on purpose (seconds per run): each cuts PPO's rollout to fit, which
+# tests/training/test_short_budget.py asserts warns; here the warning is expected and silenced.
+_SHORT_BUDGET = pytest.mark.filterwarnings("ignore::rlm_gym.training.run_config.ShortBudgetWarning")
+pytestmark = [pytest.mark.slow, _SHORT_BUDGET]
 TINY = {
     "components": ["validation"],
     "seeds": [0, 1],
