@@ -202,44 +202,51 @@ class CrawlVectorEnv(VectorEnv):
             )
         seeds = _seeds(seed, n)
         rows = range(n) if mask is None else np.flatnonzero(_reset_mask(mask, n)).tolist()
-        for index in rows:
-            self._reset_sub_env(index, seeds[index], profile)
+        self._reset_rows(list(rows), [seeds[index] for index in rows], profile)
         reset = np.zeros(n, dtype=bool)
         reset[list(rows)] = True
         self._autoreset &= ~reset
         self._started = True
         return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
 
-    def _reset_sub_env(self, index: int, seed: int | None, profile: Any = None) -> None:
-        """Draw sub-env ``index``'s site as ``CrawlEnv.reset`` draws it, in one generator call."""
-        generator = self._generators[index]
-        if seed is not None or generator is None:
-            generator, _ = seeding.np_random(seed)
-            self._generators[index] = generator
-        if profile is None:
-            u = generator.random(PROFILE_DRAWS + _RESET_DRAWS)
-            profile = profile_from_uniforms(
-                u[:PROFILE_DRAWS].tolist(), self.pattern_types, self.profile_overrides
-            )
-            u = u[PROFILE_DRAWS:]
-        else:
-            u = generator.random(_RESET_DRAWS)
-        model = site_model(profile, self.max_steps, self._scorer, self.recorded_success)
-        self._models[index] = model
-        self._sites.set(index, model)
-        self._states[index] = _INITIAL_STATE
-        probe = probe_from_uniforms(profile, u[:PROBE_DRAWS].tolist())
-        self._obs[index] = probe + INITIAL_PROGRESS
-        self._uniforms[index] = u
+    def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
+        """Draw the sites of the sub-envs of ``rows`` as ``CrawlEnv.reset`` draws one (one
+        generator call each, in its own stream), then write their rows in one numpy call per
+        array."""
+        models = []
+        probes = []
+        uniforms = []
+        for index, seed in zip(rows, seeds, strict=True):
+            generator = self._generators[index]
+            if seed is not None or generator is None:
+                generator, _ = seeding.np_random(seed)
+                self._generators[index] = generator
+            if profile is None:
+                u = generator.random(PROFILE_DRAWS + _RESET_DRAWS)
+                site = profile_from_uniforms(
+                    u[:PROFILE_DRAWS].tolist(), self.pattern_types, self.profile_overrides
+                )
+                u = u[PROFILE_DRAWS:]
+            else:
+                site, u = profile, generator.random(_RESET_DRAWS)
+            model = site_model(site, self.max_steps, self._scorer, self.recorded_success)
+            self._models[index] = model
+            models.append(model)
+            probes.append(probe_from_uniforms(site, u[:PROBE_DRAWS].tolist()) + INITIAL_PROGRESS)
+            uniforms.append(u)
+            self._texts.reset(index, site)
+        self._sites.set_rows(rows, models)
+        self._states[rows] = _INITIAL_STATE
+        self._obs[rows] = probes
+        self._uniforms[rows] = uniforms
         # The block's first uniform is never used (as ``CrawlEnv.reset``).
-        self._next_uniform[index] = PROBE_DRAWS + 1
-        self._uniform_count[index] = _RESET_DRAWS
-        self._texts.reset(index, profile)
-        self._requests[index] = 0
-        self._requests_sent[index] = 0
-        self._used[index] = 0
-        self._last_action[index] = -1
-        self._shell_ratio[index] = self._texts.shell_ratio[index]
+        self._next_uniform[rows] = PROBE_DRAWS + 1
+        self._uniform_count[rows] = _RESET_DRAWS
+        self._requests[rows] = 0
+        self._requests_sent[rows] = 0
+        self._used[rows] = 0
+        self._last_action[rows] = -1
+        self._shell_ratio[rows] = self._texts.shell_ratio[rows]
 
     def _draw(self, rows: np.ndarray) -> np.ndarray:
         """One uniform per sub-env of ``rows`` from its own block (refilled as the single env
@@ -306,14 +313,13 @@ class CrawlVectorEnv(VectorEnv):
                 self._texts.add_final(self, infos, info, index)
         if mode is AutoresetMode.SAME_STEP and finished:
             self._texts.drop(infos, terminated)
-            for index in finished:
-                self._reset_sub_env(index, None)
+            self._reset_rows(finished, [None] * len(finished))
             infos["phase"] = np.full(n, "fetch", dtype=object)
             infos["_phase"] = terminated.copy()
             infos.update(final_infos)
         if mode is AutoresetMode.NEXT_STEP and resets.any():
-            for index in np.flatnonzero(resets).tolist():
-                self._reset_sub_env(index, None)
+            rows_to_reset = np.flatnonzero(resets).tolist()
+            self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
             infos["phase"] = np.full(n, "fetch", dtype=object)
             infos["_phase"] = resets.copy()
         self._autoreset = terminated | truncated

@@ -20,7 +20,7 @@ Example:
     >>> from rlm_gym.envs.profiles import profile_from_uniforms
     >>> from rlm_gym.envs.scoring import scorer_for
     >>> sites = SiteArrays(1)
-    >>> sites.set(0, site_model(profile_from_uniforms([0.5] * 17), 30, scorer_for(None)))
+    >>> sites.set_rows([0], [site_model(profile_from_uniforms([0.5] * 17), 30, scorer_for(None))])
     >>> states = np.array([initial_state()], dtype=np.int64)
     >>> events = batch_transition(sites, states, np.array([STOP]), lambda rows: np.zeros(0))
     >>> states[0, S_PHASE] == DONE, events.success.tolist()
@@ -30,6 +30,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -152,33 +153,47 @@ class SiteArrays:
         self.extract_ms = np.zeros((n, 3), dtype=np.int64)
         self.extract_tokens = np.zeros((n, 3), dtype=np.int64)
 
-    def set(self, index: int, model: SiteModel) -> None:
-        """Write sub-env ``index``'s row from its site model (once per reset)."""
-        profile = model.profile
-        self.rate_limited[index] = model.rate_limited
-        self.rendering[index] = profile.rendering
-        self.pagination[index] = profile.pagination
-        self.click_overlay[index] = profile.click_overlay
-        self.url_replayable[index] = profile.url_replayable
-        self.total_pages[index] = profile.total_pages
-        self.time_budget[index] = profile.time_budget_ms
-        self.max_steps[index] = model.max_steps
-        self.error_cap[index] = model.error_cap
-        self.block_rate[index] = model.block_rate
-        # The single env's durations, computed by the same expressions (``transitions._fetch``).
-        self.block_ms[index] = time_on_grid(profile.ttfb_ms)
-        for fetcher in (0, 1):
-            extra = COSTS["http_parse_ms"] if fetcher == FETCH_HTTP else model.render_ms
-            for jitter, (_, factor) in enumerate(JITTER):
-                self.fetch_ms[index, fetcher, jitter] = time_on_grid(
-                    profile.ttfb_ms * factor + extra
-                )
-        self.per_page[index] = model.per_page
-        self.defect_share[index] = model.defect_share
-        self.broken[index] = model.broken
-        self.target_items[index] = profile.target_items
-        self.extract_ms[index] = model.extract_ms
-        self.extract_tokens[index] = model.extract_tokens
+    def set_rows(self, rows: list[int], models: list[SiteModel]) -> None:
+        """Write the rows of sub-envs ``rows`` from their site models (at their resets)."""
+        if not rows:
+            return
+        profiles = [model.profile for model in models]
+        self.rate_limited[rows] = [model.rate_limited for model in models]
+        self.rendering[rows] = [profile.rendering for profile in profiles]
+        self.pagination[rows] = [profile.pagination for profile in profiles]
+        self.click_overlay[rows] = [profile.click_overlay for profile in profiles]
+        self.url_replayable[rows] = [profile.url_replayable for profile in profiles]
+        self.total_pages[rows] = [profile.total_pages for profile in profiles]
+        self.time_budget[rows] = [profile.time_budget_ms for profile in profiles]
+        self.target_items[rows] = [profile.target_items for profile in profiles]
+        self.max_steps[rows] = [model.max_steps for model in models]
+        self.error_cap[rows] = [model.error_cap for model in models]
+        self.block_rate[rows] = [model.block_rate for model in models]
+        self.block_ms[rows] = [time_on_grid(profile.ttfb_ms) for profile in profiles]
+        self.fetch_ms[rows] = [
+            _fetch_ms(profile.ttfb_ms, model.render_ms)
+            for model, profile in zip(models, profiles, strict=True)
+        ]
+        self.per_page[rows] = [model.per_page for model in models]
+        self.defect_share[rows] = [model.defect_share for model in models]
+        self.broken[rows] = [model.broken for model in models]
+        self.extract_ms[rows] = [model.extract_ms for model in models]
+        self.extract_tokens[rows] = [model.extract_tokens for model in models]
+
+
+@cache
+def _fetch_ms(ttfb_ms: int, render_ms: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A successful fetch's two jittered durations, by fetcher (``transitions._fetch``'s
+    expressions, so the batch adds no rounding of its own)."""
+    return tuple(
+        tuple(
+            time_on_grid(
+                ttfb_ms * factor + (COSTS["http_parse_ms"] if fetcher == FETCH_HTTP else render_ms)
+            )
+            for _, factor in JITTER
+        )
+        for fetcher in (0, 1)
+    )
 
 
 class BatchEvents(NamedTuple):

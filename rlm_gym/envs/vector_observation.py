@@ -156,6 +156,15 @@ def _put_object(infos: dict[str, Any], key: str, value: Any, index: int, n: int)
     infos[f"_{key}"][index] = True
 
 
+def _put_value(infos: dict[str, Any], key: str, value: Any, index: int, n: int) -> None:
+    """``VectorEnv._add_info`` of one plain value (an array of its type, made on first use)."""
+    if key not in infos:
+        infos[key] = np.zeros(n, dtype=type(value))
+        infos[f"_{key}"] = np.zeros(n, dtype=bool)
+    infos[key][index] = value
+    infos[f"_{key}"][index] = True
+
+
 class StepTexts:
     """Per-sub-env texts of the crawl: action codes, domains and the error log (as codes).
 
@@ -269,8 +278,16 @@ class StepTexts:
         fields["tokens_used"][index] = result.tokens_used
         n = env.num_envs
         _put_object(fields, "metadata", result.metadata, index, n)
-        env._add_info(infos["action"], {"action": "final", "name": info["action"]["name"]}, index)
-        env._add_info(infos, {key: info[key] for key in ("task", "true_crawl_score")}, index)
+        infos["action"]["action"][index] = "final"
+        _put_object(infos["action"], "name", info["action"]["name"], index, n)
+        task = infos.get("task")
+        if task is None:
+            task = infos["task"] = {}
+            infos["_task"] = np.zeros(n, dtype=bool)
+        for key, value in info["task"].items():
+            _put_value(task, key, value, index, n)
+        infos["_task"][index] = True
+        _put_value(infos, "true_crawl_score", info["true_crawl_score"], index, n)
         _put_object(infos, "crawl_result", info["crawl_result"], index, n)
 
     @staticmethod
