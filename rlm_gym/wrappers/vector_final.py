@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from rlm_gym.policies.info_keys import ACTION_KEY, ACTION_RESULT_KEY
+from rlm_gym.wrappers.step_result import step_from_info
 from rlm_gym.wrappers.vector_each import score_each
 from rlm_gym.wrappers.vector_infos import masked_report
 from rlm_gym.wrappers.vector_results import score_sub_env, sub_env_step
@@ -93,6 +94,37 @@ def _marked_final(batched: Mapping[str, Any], key: str) -> np.ndarray | bool:
     return final if mask is None else final & mask
 
 
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _fields_at(batched: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """Sub-env ``index``'s entries of a dict of field arrays (one level, as the crawl env
+    reports its result and action), masks honoured."""
+    entries = {}
+    for name, values in batched.items():
+        if name.startswith("_"):
+            continue
+        mask = batched.get(f"_{name}")
+        if mask is None or mask[index]:
+            entries[name] = _plain(values[index])
+    return entries
+
+
+def _field_arrays_step(source: Mapping[str, Any], index: int) -> Any:
+    """The ``(action, ActionResult)`` of sub-env ``index`` when its result is reported as a
+    dict of field arrays (read directly, without ``sub_env_step``'s generic walk), else None."""
+    result = source.get(ACTION_RESULT_KEY)
+    action = source.get(ACTION_KEY)
+    if not isinstance(result, Mapping) or not isinstance(action, Mapping):
+        return None
+    for key in (ACTION_RESULT_KEY, ACTION_KEY):
+        mask = source.get(f"_{key}")
+        if mask is not None and not mask[index]:
+            return None
+    return step_from_info({ACTION_KEY: _fields_at(action, index)}, _fields_at(result, index))
+
+
 def _score_finals(
     wrapper: Any, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
 ):
@@ -119,7 +151,8 @@ def _score_finals(
             wrapper._start_episode(index)
             continue
         if candidates[index]:
-            step = sub_env_step(
+            source = final_infos if final_infos is not None and dones[index] else infos
+            step = _field_arrays_step(source, index) or sub_env_step(
                 infos,
                 final_infos if dones[index] else None,
                 index,
