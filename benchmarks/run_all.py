@@ -22,6 +22,8 @@ BENCHMARKS = (
     ("vector_wrapper.py", []),
     ("training_wrapping.py", []),
     ("crawl_env_throughput.py", []),
+    ("crawl_vector_env.py", []),
+    ("crawl_vector_env.py", ["--valid"]),
     ("live_env.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),

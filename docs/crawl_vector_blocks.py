@@ -1,0 +1,41 @@
+"""The batched Crawl-v2 block of ``docs/performance.md`` (rendered by ``docs/render.py``), from
+the ``crawl_vector_env`` and ``crawl_vector_env_valid`` sections of ``benchmarks/results.json``
+(``benchmarks/crawl_vector_env.py``, without and with ``--valid``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks" / "results.json"
+
+# The issue's bars: the batch against SyncVectorEnv of single envs, and per core against one env.
+BARS = {"batched_vs_sync": 10.0, "batched_vs_single": 5.0}
+SECTIONS = ("crawl_vector_env", "crawl_vector_env_valid")
+
+
+def crawl_vector_env() -> str:
+    """Steps/s of Crawl-v2 + ``crawl``: one env, ``SyncVectorEnv`` and the batch, with ratios."""
+    results = json.loads(BENCHMARKS.read_text(encoding="utf-8"))
+    sync_bar, single_bar = BARS["batched_vs_sync"], BARS["batched_vs_single"]
+    rows = [
+        "| actions | one env | `SyncVectorEnv` x N | `CrawlVectorEnv` x N | batch / sync "
+        f"(bar {sync_bar:g}x) | batch / one env (bar {single_bar:g}x) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in SECTIONS:
+        section = results.get(name)
+        if section is None:
+            continue
+        n = section["num_envs"]
+        rates = section["steps_per_s"]
+        ratios = [
+            f"**{section[key]:.2f}x** ({'met' if section[key] >= bar else 'not met'})"
+            for key, bar in BARS.items()
+        ]
+        rows.append(
+            f"| {section['actions']} | {rates['single']:,.0f} steps/s | "
+            f"{rates[f'sync{n}']:,.0f} (N = {n}) | {rates[f'batched{n}']:,.0f} (N = {n}) | "
+            f"{ratios[0]} | {ratios[1]} |"
+        )
+    return "\n".join(rows) + "\n"
