@@ -24,6 +24,7 @@ BENCHMARKS = (
     ("crawl_env_throughput.py", []),
     ("crawl_vector_env.py", []),
     ("crawl_vector_env.py", ["--valid"]),
+    ("crawl_vector_training.py", []),
     ("live_env.py", []),
     ("scorer_throughput.py", []),
     ("training_share.py", []),

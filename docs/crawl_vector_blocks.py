@@ -1,6 +1,7 @@
 """The batched Crawl-v2 block of ``docs/performance.md`` (rendered by ``docs/render.py``), from
 the ``crawl_vector_env`` and ``crawl_vector_env_valid`` sections of ``benchmarks/results.json``
-(``benchmarks/crawl_vector_env.py``, without and with ``--valid``)."""
+(``benchmarks/crawl_vector_env.py``, without and with ``--valid``), and the training vector
+env's figure from ``crawl_vector_training`` (``benchmarks/crawl_vector_training.py``)."""
 
 from __future__ import annotations
 
@@ -37,5 +38,17 @@ def crawl_vector_env() -> str:
             f"| {section['actions']} | {rates['single']:,.0f} steps/s | "
             f"{rates[f'sync{n}']:,.0f} (N = {n}) | {rates[f'batched{n}']:,.0f} (N = {n}) | "
             f"{ratios[0]} | {ratios[1]} |"
+        )
+    training = results.get("crawl_vector_training")
+    if training is not None:
+        rates = training["steps_per_s"]
+        rows.append("")
+        rows.append(
+            f"The training vector env of a run (`make_training_vec_env`, {training['num_envs']} "
+            f"envs, valid actions, masks asked each step): per-env wrappers "
+            f'{rates["per_env"]:,.0f} steps/s, the batch (`reward_wrapping="vector"`) '
+            f"{rates['vector']:,.0f} steps/s, **{training['vector_vs_per_env']:.2f}x**; so "
+            "`auto` keeps per-env wrappers for the crawl envs and the studies' settings are "
+            "unchanged."
         )
     return "\n".join(rows) + "\n"
