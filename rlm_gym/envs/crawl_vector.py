@@ -16,11 +16,11 @@ Gymnasium's three autoreset modes are supported; ``truncated`` is the ``TimeLimi
 ``gym.make`` (the step budget ``max_episode_steps``, ``max_steps`` by default).
 
 ``infos`` follow Gymnasium's vector convention (a key holds an array, ``"_key"`` marks the
-sub-envs that reported it; dict values are batched key by key): ``action`` and
-``action_result`` hold every stepped sub-env's fields (the ``ActionResult`` as a dict of field
-arrays, which ``VectorRewardPolicyWrapper`` reads); a finished sub-env adds ``task``,
-``true_crawl_score`` and ``crawl_result`` (and ``action_result["metadata"]``, as the single
-env's final result carries it).
+sub-envs that reported it; dict values are batched key by key), as ``SyncVectorEnv`` batches
+the single env's: ``action`` (a dict of arrays) and ``action_result`` (an object array of
+``ActionResult``, which ``VectorRewardPolicyWrapper`` reads) for every stepped sub-env; a
+finished sub-env adds ``task``, ``true_crawl_score`` and ``crawl_result`` (the crawl result its
+final ``ActionResult`` also carries in ``metadata``).
 
 Example:
     >>> import gymnasium as gym

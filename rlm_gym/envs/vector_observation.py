@@ -53,6 +53,7 @@ from rlm_gym.envs.observation import (
 )
 from rlm_gym.envs.profiles import SiteProfile
 from rlm_gym.envs.reports import action_codes, error_text
+from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["ERROR_TEXTS", "INITIAL_PROGRESS", "StepTexts", "update_observations"]
 
@@ -225,22 +226,29 @@ class StepTexts:
                 "_code": mask.copy(),
             },
             "_action": mask.copy(),
-            "action_result": {
-                "action_type": _KIND_NAMES[events.kind],
-                "_action_type": mask.copy(),
-                "success": success.copy(),
-                "_success": mask.copy(),
-                "output": output,
-                "_output": mask.copy(),
-                "error": error,
-                "_error": mask.copy(),
-                "duration_ms": events.duration.astype(np.float64),
-                "_duration_ms": mask.copy(),
-                "tokens_used": events.tokens.copy(),
-                "_tokens_used": mask.copy(),
-            },
+            "action_result": self._results(rows, events, output, error, n),
             "_action_result": mask.copy(),
         }
+
+    @staticmethod
+    def _results(rows, events, output, error, n: int) -> np.ndarray:
+        """Each stepped sub-env's ``ActionResult`` in an object array (SyncVectorEnv's layout
+        for an object info), built as ``CrawlEnv.step`` builds it (fields valid by
+        construction)."""
+        results = np.full(n, None, dtype=object)
+        results[rows] = [
+            trusted_action_result(kind, success, text, problem, duration, tokens)
+            for kind, success, text, problem, duration, tokens in zip(
+                _KIND_NAMES[events.kind[rows]].tolist(),
+                events.success[rows].tolist(),
+                output[rows].tolist(),
+                error[rows].tolist(),
+                events.duration[rows].astype(np.float64).tolist(),
+                events.tokens[rows].tolist(),
+                strict=True,
+            )
+        ]
+        return results
 
     def _outputs(self, env: Any, rows, actions, events) -> list[str]:
         """``reports.step_output`` of each successful step of ``rows``."""
@@ -268,16 +276,8 @@ class StepTexts:
     @staticmethod
     def add_final(env: Any, infos: dict[str, Any], info: dict[str, Any], index: int) -> None:
         """Write sub-env ``index``'s last-step info (``reports.final_step``'s) into ``infos``."""
-        result = info["action_result"]
-        fields = infos["action_result"]
-        fields["action_type"][index] = result.action_type
-        fields["success"][index] = result.success
-        fields["output"][index] = result.output
-        fields["error"][index] = result.error
-        fields["duration_ms"][index] = result.duration_ms
-        fields["tokens_used"][index] = result.tokens_used
+        infos["action_result"][index] = info["action_result"]
         n = env.num_envs
-        _put_object(fields, "metadata", result.metadata, index, n)
         infos["action"]["action"][index] = "final"
         _put_object(infos["action"], "name", info["action"]["name"], index, n)
         task = infos.get("task")
@@ -294,8 +294,8 @@ class StepTexts:
     def drop(infos: dict[str, Any], finished: np.ndarray) -> None:
         """Unmark the finished sub-envs in the step's ``action`` / ``action_result`` infos
         (``SAME_STEP``: their own info moves to ``final_info``)."""
-        for key in ("action", "action_result"):
-            infos[f"_{key}"] &= ~finished
-            for name, value in infos[key].items():
-                if name.startswith("_"):
-                    value &= ~finished
+        infos["_action_result"] &= ~finished
+        infos["_action"] &= ~finished
+        for name, value in infos["action"].items():
+            if name.startswith("_"):
+                value &= ~finished

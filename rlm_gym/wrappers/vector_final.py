@@ -112,17 +112,24 @@ def _fields_at(batched: Mapping[str, Any], index: int) -> dict[str, Any]:
 
 
 def _field_arrays_step(source: Mapping[str, Any], index: int) -> Any:
-    """The ``(action, ActionResult)`` of sub-env ``index`` when its result is reported as a
-    dict of field arrays (read directly, without ``sub_env_step``'s generic walk), else None."""
+    """The ``(action, ActionResult)`` of sub-env ``index`` when its action is reported as a
+    dict of field arrays and its result as one (a dict of field arrays, or an entry of an
+    object array), read directly without ``sub_env_step``'s generic walk; else None."""
     result = source.get(ACTION_RESULT_KEY)
     action = source.get(ACTION_KEY)
-    if not isinstance(result, Mapping) or not isinstance(action, Mapping):
+    if result is None or not isinstance(action, Mapping):
         return None
     for key in (ACTION_RESULT_KEY, ACTION_KEY):
         mask = source.get(f"_{key}")
         if mask is not None and not mask[index]:
             return None
-    return step_from_info({ACTION_KEY: _fields_at(action, index)}, _fields_at(result, index))
+    if isinstance(result, Mapping):
+        result = _fields_at(result, index)
+    elif isinstance(result, np.ndarray) and result.dtype == object:
+        result = result[index]
+    else:
+        return None
+    return step_from_info({ACTION_KEY: _fields_at(action, index)}, result)
 
 
 def _score_finals(
