@@ -129,6 +129,16 @@ class SiteArrays:
 
     Args:
         num_envs: The number of sub-envs.
+
+    Example:
+        >>> from rlm_gym.envs.dynamics import site_model
+        >>> from rlm_gym.envs.profiles import profile_from_uniforms
+        >>> from rlm_gym.envs.scoring import scorer_for
+        >>> model = site_model(profile_from_uniforms([0.5] * 17), 30, scorer_for(None))
+        >>> sites = SiteArrays(2)
+        >>> sites.set_rows([1], [model])
+        >>> sites.per_page[1].tolist() == list(model.per_page), sites.per_page[0].tolist()
+        (True, [0, 0, 0])
     """
 
     def __init__(self, num_envs: int) -> None:

@@ -172,6 +172,14 @@ class StepTexts:
     Args:
         num_envs: The number of sub-envs.
         max_steps: The step budget (at most one error per step).
+
+    Example:
+        >>> from rlm_gym.envs.profiles import profile_from_uniforms
+        >>> texts = StepTexts(2, 30)
+        >>> texts.reset(0, profile_from_uniforms([0.5] * 17))
+        >>> texts.record_errors(np.array([0]), np.array([12]), np.array([2]), np.array([0, 0]))
+        >>> texts.errors(0)
+        ["Invalid action 'extract_css' in phase 'fetch'"]
     """
 
     def __init__(self, num_envs: int, max_steps: int) -> None:

@@ -74,6 +74,14 @@ class GymVectorToSB3(VecEnv):
 
     Raises:
         ValueError: The vector env does not autoreset in ``SAME_STEP`` mode.
+
+    Example:
+        >>> import gymnasium as gym
+        >>> venv = GymVectorToSB3(gym.make_vec("rlm_gym/Crawl-v2", 3, autoreset_mode="SameStep"))
+        >>> _ = venv.reset()
+        >>> _, _, dones, infos = venv.step(np.full(3, 9))
+        >>> dones.tolist(), sorted(infos[0])[:3]
+        ([True, True, True], ['TimeLimit.truncated', 'action', 'action_result'])
     """
 
     def __init__(self, env: Any) -> None:
