@@ -173,7 +173,6 @@ class CrawlVectorEnv(VectorEnv):
         self._requests_sent = np.zeros(n, dtype=np.int64)
         self._used = np.zeros((n, _N_ACTIONS), dtype=np.int64)
         self._last_action = np.full(n, -1, dtype=np.int64)
-        self._shell_ratio = np.zeros(n)
         self._autoreset = np.zeros(n, dtype=bool)
         self._started = False
 
@@ -246,7 +245,6 @@ class CrawlVectorEnv(VectorEnv):
         self._requests_sent[rows] = 0
         self._used[rows] = 0
         self._last_action[rows] = -1
-        self._shell_ratio[rows] = self._texts.shell_ratio[rows]
 
     def _draw(self, rows: np.ndarray) -> np.ndarray:
         """One uniform per sub-env of ``rows`` from its own block (refilled as the single env
@@ -303,26 +301,34 @@ class CrawlVectorEnv(VectorEnv):
         truncated = active & (states[:, S_STEPS] >= self.max_episode_steps)
         infos = self._texts.step_infos(self, rows, actions, events, previous_phase)
         finished = np.flatnonzero(terminated).tolist()
+        ended = terminated | truncated
         final_infos: dict[str, Any] = {}
+        same_step = mode is AutoresetMode.SAME_STEP
         for index in finished:
             rewards[index], info = self._finish(index, actions[index], events)
-            if mode is AutoresetMode.SAME_STEP:
-                self._add_info(final_infos, {"final_obs": self._obs[index].copy()}, index)
+            if same_step:
                 self._add_info(final_infos, {"final_info": info}, index)
             else:
                 self._texts.add_final(self, infos, info, index)
-        if mode is AutoresetMode.SAME_STEP and finished:
-            self._texts.drop(infos, terminated)
-            self._reset_rows(finished, [None] * len(finished))
+        if same_step and ended.any():
+            # A sub-env cut by the step limit alone ends on an ordinary step: that step's info.
+            for index in np.flatnonzero(ended & ~terminated).tolist():
+                info = self._texts.step_info(infos, index)
+                self._add_info(final_infos, {"final_info": info}, index)
+            for index in np.flatnonzero(ended).tolist():
+                self._add_info(final_infos, {"final_obs": self._obs[index].copy()}, index)
+            self._texts.drop(infos, ended)
+            rows_to_reset = np.flatnonzero(ended).tolist()
+            self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
             infos["phase"] = np.full(n, "fetch", dtype=object)
-            infos["_phase"] = terminated.copy()
+            infos["_phase"] = ended.copy()
             infos.update(final_infos)
         if mode is AutoresetMode.NEXT_STEP and resets.any():
             rows_to_reset = np.flatnonzero(resets).tolist()
             self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
             infos["phase"] = np.full(n, "fetch", dtype=object)
             infos["_phase"] = resets.copy()
-        self._autoreset = terminated | truncated
+        self._autoreset = ended
         return self._obs.copy(), rewards, terminated, truncated, infos
 
     def _finish(self, index: int, action: int, events: Any) -> tuple[float, dict[str, Any]]:

@@ -103,7 +103,7 @@ def update_observations(env: Any, rows: np.ndarray, actions, events, previous_ph
     fetched = success & (kind == K_FETCH)
     fetch_rows = rows[fetched]
     obs[fetch_rows, INDEX["last_text_ratio"]] = np.where(
-        action[fetched] == FETCH_HTTP, env._shell_ratio[fetch_rows], 0.3
+        action[fetched] == FETCH_HTTP, env._texts.shell_ratio[fetch_rows], 0.3
     )
     failed = ~success
     failed_rows = rows[failed]
@@ -297,6 +297,16 @@ class StepTexts:
         infos["_task"][index] = True
         _put_value(infos, "true_crawl_score", info["true_crawl_score"], index, n)
         _put_object(infos, "crawl_result", info["crawl_result"], index, n)
+
+    @staticmethod
+    def step_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
+        """Sub-env ``index``'s info of an ordinary step (its action and ``ActionResult``), as
+        the single env returns it."""
+        action = infos["action"]
+        return {
+            "action": {"action": action["action"][index], "code": action["code"][index]},
+            "action_result": infos["action_result"][index],
+        }
 
     @staticmethod
     def drop(infos: dict[str, Any], finished: np.ndarray) -> None:

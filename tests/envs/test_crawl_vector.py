@@ -222,3 +222,32 @@ def test_rlm_gym_registers_the_vector_entry_point():
     assert gym.spec(CRAWL_V2_ENV_ID).vector_entry_point.endswith(":CrawlVectorEnv")
     assert rlm_gym.CrawlEnv is CrawlEnv
     assert len(SEEDS) == 30
+
+
+def test_same_step_autoreset_follows_single_envs_through_truncations_and_ends():
+    settings = {"max_episode_steps": 4}  # the TimeLimit cuts episodes the env has not ended
+    n = 4
+    batch = gym.make_vec(CRAWL_V2_ENV_ID, num_envs=n, autoreset_mode="SameStep", **settings)
+    singles = [gym.make(CRAWL_V2_ENV_ID, **settings) for _ in range(n)]
+    batch.reset(seed=40)
+    for index, env in enumerate(singles):
+        env.reset(seed=40 + index)
+    rng = random.Random(2)
+    cut = 0
+    for _ in range(60):
+        actions = np.array([_choose(rng, mask) for mask in batch.unwrapped.action_masks()])
+        obs, rewards, terminated, truncated, infos = batch.step(actions)
+        for index, env in enumerate(singles):
+            single_obs, reward, ended, limited, info = env.step(int(actions[index]))
+            assert (rewards[index], terminated[index], truncated[index]) == (reward, ended, limited)
+            if not (ended or limited):
+                assert obs[index].tobytes() == single_obs.tobytes()
+                continue
+            cut += limited and not ended
+            assert infos["final_obs"][index].tobytes() == single_obs.tobytes()
+            final = infos["final_info"]
+            assert final["action_result"][index] == info["action_result"]
+            assert final["action"]["action"][index] == info["action"]["action"]
+            single_obs, _ = env.reset()
+            assert obs[index].tobytes() == single_obs.tobytes()
+    assert cut > 5
