@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from rlm_gym.policies.info_keys import ACTION_KEY, ACTION_RESULT_KEY
+from rlm_gym.policies.types import ActionResult
 from rlm_gym.wrappers.step_result import step_from_info
 from rlm_gym.wrappers.vector_each import score_each
 from rlm_gym.wrappers.vector_infos import masked_report
@@ -66,10 +67,16 @@ def final_candidates(infos: Mapping[str, Any], dones: np.ndarray) -> np.ndarray:
         candidates |= _marked_final(result, "action_type")
     elif result is not None:
         mask = infos.get(f"_{ACTION_RESULT_KEY}")
-        for index, entry in enumerate(result):
-            if mask is not None and not mask[index]:
+        # One pass over plain lists: indexing numpy arrays element by element costs more
+        # than the test itself, and the exact-type test skips an ABC isinstance per entry.
+        marked = [True] * len(result) if mask is None else np.asarray(mask).tolist()
+        entries = result.tolist() if isinstance(result, np.ndarray) else list(result)
+        for index, entry in enumerate(entries):
+            if not marked[index]:
                 continue
-            if isinstance(entry, Mapping):
+            if type(entry) is ActionResult:
+                kind = entry.action_type
+            elif isinstance(entry, Mapping):
                 kind = entry.get("action_type")
             else:
                 kind = getattr(entry, "action_type", None)
@@ -153,15 +160,22 @@ def _score_finals(
         events |= resets
     if starts is not None:
         events |= starts
+    # Plain lists for the loop: a numpy element read per flag costs more than the flag's test.
+    reset_list = None if resets is None else resets.tolist()
+    start_list = None if starts is None else starts.tolist()
+    candidate_list = candidates.tolist()
+    done_list = dones.tolist()
+    names = wrapper._names
     for index in np.flatnonzero(events).tolist():
-        if resets is not None and resets[index]:
+        if reset_list is not None and reset_list[index]:
             wrapper._start_episode(index)
             continue
-        if candidates[index]:
-            source = final_infos if final_infos is not None and dones[index] else infos
+        done = done_list[index]
+        if candidate_list[index]:
+            source = final_infos if final_infos is not None and done else infos
             step = _field_arrays_step(source, index) or sub_env_step(
                 infos,
-                final_infos if dones[index] else None,
+                final_infos if done else None,
                 index,
                 actions[index],
                 float(env_rewards[index]),
@@ -178,15 +192,15 @@ def _score_finals(
                 step,
                 index,
             )
-            components[index] = [row[name] for name in wrapper._names]
+            components[index] = [row[name] for name in names]
             wrapper._sums[index] += components[index]
             values[index] = value
             wrapper._totals[index] += value
-        if dones[index]:
+        if done:
             episode_sums[index] = wrapper._sums[index]
             episode_totals[index] = wrapper._totals[index]
             wrapper._end_episode(index)
-            if starts is not None and starts[index]:
+            if start_list is not None and start_list[index]:
                 wrapper._start_episode(index)
     report = masked_report(dones, episode_sums, episode_totals, episode_weights, {})
     return components, values, report
