@@ -304,12 +304,15 @@ class CrawlVectorEnv(VectorEnv):
         ended = terminated | truncated
         final_infos: dict[str, Any] = {}
         same_step = mode is AutoresetMode.SAME_STEP
+        finals = []
         for index in finished:
             rewards[index], info = self._finish(index, actions[index], events)
             if same_step:
                 self._add_info(final_infos, {"final_info": info}, index)
             else:
-                self._texts.add_final(self, infos, info, index)
+                finals.append(info)
+        if finals:
+            self._texts.add_finals(self, infos, finals, finished)
         if same_step and ended.any():
             # A sub-env cut by the step limit alone ends on an ordinary step: that step's info.
             for index in np.flatnonzero(ended & ~terminated).tolist():

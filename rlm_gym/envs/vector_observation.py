@@ -147,23 +147,26 @@ def _write_item_counts(obs, sites, rows, states) -> None:
     obs[rows, INDEX["duplicate_rows"]] = duplicates / (items + duplicates)
 
 
-def _put_object(infos: dict[str, Any], key: str, value: Any, index: int, n: int) -> None:
-    """Put ``value`` at ``index`` of the object array ``infos[key]`` (made on first use), as
-    one object: ``VectorEnv._add_info`` would batch a dict key by key."""
+def _put_objects(infos: dict[str, Any], key: str, values: list[Any], rows: list[int], n: int):
+    """Put ``values`` at ``rows`` of the object array ``infos[key]`` (made on first use), each
+    as one object: ``VectorEnv._add_info`` would batch a dict key by key."""
     if key not in infos:
         infos[key] = np.full(n, None, dtype=object)
         infos[f"_{key}"] = np.zeros(n, dtype=bool)
-    infos[key][index] = value
-    infos[f"_{key}"][index] = True
+    array = infos[key]
+    for index, value in zip(rows, values, strict=True):
+        array[index] = value
+    infos[f"_{key}"][rows] = True
 
 
-def _put_value(infos: dict[str, Any], key: str, value: Any, index: int, n: int) -> None:
-    """``VectorEnv._add_info`` of one plain value (an array of its type, made on first use)."""
+def _put_values(infos: dict[str, Any], key: str, values: list[Any], rows: list[int], n: int):
+    """``VectorEnv._add_info`` of plain values (an array of the first one's type, made on
+    first use)."""
     if key not in infos:
-        infos[key] = np.zeros(n, dtype=type(value))
+        infos[key] = np.zeros(n, dtype=type(values[0]))
         infos[f"_{key}"] = np.zeros(n, dtype=bool)
-    infos[key][index] = value
-    infos[f"_{key}"][index] = True
+    infos[key][rows] = values
+    infos[f"_{key}"][rows] = True
 
 
 class StepTexts:
@@ -282,21 +285,29 @@ class StepTexts:
         return texts
 
     @staticmethod
-    def add_final(env: Any, infos: dict[str, Any], info: dict[str, Any], index: int) -> None:
-        """Write sub-env ``index``'s last-step info (``reports.final_step``'s) into ``infos``."""
-        infos["action_result"][index] = info["action_result"]
+    def add_finals(
+        env: Any, infos: dict[str, Any], finals: list[dict[str, Any]], rows: list[int]
+    ) -> None:
+        """Write the last-step infos ``finals`` (``reports.final_step``'s) of the sub-envs of
+        ``rows`` (ascending) into ``infos``: one numpy write per key, each array typed by its
+        first value as ``VectorEnv._add_info`` types it."""
+        if not rows:
+            return
         n = env.num_envs
-        infos["action"]["action"][index] = "final"
-        _put_object(infos["action"], "name", info["action"]["name"], index, n)
-        task = infos.get("task")
-        if task is None:
-            task = infos["task"] = {}
-            infos["_task"] = np.zeros(n, dtype=bool)
-        for key, value in info["task"].items():
-            _put_value(task, key, value, index, n)
-        infos["_task"][index] = True
-        _put_value(infos, "true_crawl_score", info["true_crawl_score"], index, n)
-        _put_object(infos, "crawl_result", info["crawl_result"], index, n)
+        results = infos["action_result"]
+        for index, info in zip(rows, finals, strict=True):
+            results[index] = info["action_result"]
+        action = infos["action"]
+        action["action"][rows] = "final"
+        _put_objects(action, "name", [info["action"]["name"] for info in finals], rows, n)
+        task = infos["task"] = {}
+        for key in finals[0]["task"]:
+            _put_values(task, key, [info["task"][key] for info in finals], rows, n)
+        infos["_task"] = np.zeros(n, dtype=bool)
+        infos["_task"][rows] = True
+        scores = [info["true_crawl_score"] for info in finals]
+        _put_values(infos, "true_crawl_score", scores, rows, n)
+        _put_objects(infos, "crawl_result", [info["crawl_result"] for info in finals], rows, n)
 
     @staticmethod
     def step_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
