@@ -305,8 +305,18 @@ class CrawlVectorEnv(VectorEnv):
         final_infos: dict[str, Any] = {}
         same_step = mode is AutoresetMode.SAME_STEP
         finals = []
-        for index in finished:
-            rewards[index], info = self._finish(index, actions[index], events)
+        # The finished sub-envs' rows as Python values in one numpy call per array.
+        last = zip(
+            finished,
+            actions[finished].tolist(),
+            states[finished].tolist(),
+            _event_rows(events, finished),
+            self._used[finished].tolist(),
+            self._requests_sent[finished].tolist(),
+            strict=True,
+        )
+        for index, action, state, event, used, requests in last:
+            rewards[index], info = self._finish(index, action, tuple(state), event, used, requests)
             if same_step:
                 self._add_info(final_infos, {"final_info": info}, index)
             else:
@@ -334,17 +344,16 @@ class CrawlVectorEnv(VectorEnv):
         self._autoreset = ended
         return self._obs.copy(), rewards, terminated, truncated, infos
 
-    def _finish(self, index: int, action: int, events: Any) -> tuple[float, dict[str, Any]]:
+    def _finish(
+        self,
+        index: int,
+        action: int,
+        state: tuple[int, ...],
+        event: tuple,
+        used: list[int],
+        requests: int,
+    ) -> tuple[float, dict[str, Any]]:
         """Sub-env ``index``'s last step: ``reports.final_step``, as ``CrawlEnv._finish``."""
-        state = tuple(self._states[index].tolist())
-        event = (
-            int(events.kind[index]),
-            bool(events.success[index]),
-            int(events.error_code[index]),
-            int(events.duration[index]),
-            int(events.tokens[index]),
-            int(events.items[index]),
-        )
         errors = self._texts.errors(index)
         # The step's own error is the last one logged; the aborted job then adds its own.
         error = None if event[1] else errors[-1]
@@ -359,8 +368,8 @@ class CrawlVectorEnv(VectorEnv):
             self._texts.codes[index][action],
             error,
             errors,
-            self._used[index].tolist(),
-            int(self._requests_sent[index]),
+            used,
+            requests,
         )
         info["crawl_result"] = info["action_result"].metadata["crawl_result"]
         return score, info
@@ -390,6 +399,22 @@ class CrawlVectorEnv(VectorEnv):
     def states(self) -> np.ndarray:
         """A copy of the ``(num_envs, 16)`` simulator states (``dynamics.S_*`` columns)."""
         return self._states.copy()
+
+
+def _event_rows(events: Any, rows: list[int]) -> list[tuple]:
+    """The events of ``rows`` as ``transitions`` tuples ``(kind, success, error_code,
+    duration, tokens, items)`` of Python values."""
+    return list(
+        zip(
+            events.kind[rows].tolist(),
+            events.success[rows].tolist(),
+            events.error_code[rows].tolist(),
+            events.duration[rows].tolist(),
+            events.tokens[rows].tolist(),
+            events.items[rows].tolist(),
+            strict=True,
+        )
+    )
 
 
 def _seeds(seed: Any, n: int) -> list[int | None]:
