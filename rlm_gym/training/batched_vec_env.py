@@ -49,21 +49,35 @@ _ENV_REWARD = ENV_REWARD_KEY
 _STEP_KEYS = (_COMPONENTS, _ENV_REWARD)
 
 
-def _entries(batched: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """Sub-env ``index``'s info dict from batched infos (Gymnasium's layout, masks honoured)."""
-    info = {}
+def _entries(batched: Mapping[str, Any], rows: list[int]) -> list[dict[str, Any]]:
+    """The info dicts of the sub-envs of ``rows`` from batched infos (Gymnasium's layout, masks
+    honoured), one per row in order.
+
+    Key by key over all the rows at once: a one-dimensional array of numbers gives its rows'
+    Python values in one ``tolist`` (what ``.item()`` gives element by element); any other
+    entry is read as it is, a numpy scalar as its ``.item()``.
+    """
+    infos: list[dict[str, Any]] = [{} for _ in rows]
     for key, value in batched.items():
         if key.startswith("_"):
             continue
         mask = batched.get(f"_{key}")
-        if mask is not None and not mask[index]:
-            continue
+        marked = None if mask is None else np.asarray(mask)[rows].tolist()
         if isinstance(value, Mapping):
-            info[key] = _entries(value, index)
+            entries = _entries(value, rows)
+        elif isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype != object:
+            entries = value[rows].tolist()
         else:
-            entry = value[index]
-            info[key] = entry.item() if isinstance(entry, np.generic) else entry
-    return info
+            entries = [value[index] for index in rows]
+            entries = [e.item() if isinstance(e, np.generic) else e for e in entries]
+        if marked is None:
+            for info, entry in zip(infos, entries, strict=True):
+                info[key] = entry
+        else:
+            for info, entry, present in zip(infos, entries, marked, strict=True):
+                if present:
+                    info[key] = entry
+    return infos
 
 
 class GymVectorToSB3(VecEnv):
@@ -100,7 +114,7 @@ class GymVectorToSB3(VecEnv):
         seeds = list(self._seeds)
         seed = None if all(seed is None for seed in seeds) else seeds
         obs, infos = self.env.reset(seed=seed)
-        self.reset_infos = [_entries(infos, index) for index in range(self.num_envs)]
+        self.reset_infos = _entries(infos, list(range(self.num_envs)))
         self._reset_seeds()
         self._reset_options()
         return obs
@@ -116,11 +130,14 @@ class GymVectorToSB3(VecEnv):
         final_obs = infos.get(_FINAL_OBS)
         ignored = {_FINAL_INFO, _FINAL_OBS, *_STEP_KEYS, "phase"}
         rest = {key: value for key, value in infos.items() if key.lstrip("_") not in ignored}
-        for index in np.flatnonzero(dones).tolist():
+        finished = np.flatnonzero(dones).tolist()
+        rests = _entries(rest, finished)
+        finals = _entries(final_info, finished) if final_info is not None else rests
+        for index, rest_info, final in zip(finished, rests, finals, strict=True):
             info = list_infos[index]
-            info.update(_entries(rest, index))
+            info.update(rest_info)
             if final_info is not None:
-                info.update(_entries(final_info, index))
+                info.update(final)
             if final_obs is not None:
                 info["terminal_observation"] = final_obs[index]
             info["TimeLimit.truncated"] = bool(truncated[index] and not terminated[index])

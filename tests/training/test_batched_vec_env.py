@@ -60,7 +60,12 @@ def test_the_batched_path_steps_as_per_env_wrappers_do():
             # length ("t" is wall time).
             assert info["episode"]["r"] == pytest.approx(want["episode"]["r"], abs=1e-6)
             assert info["episode"]["l"] == want["episode"]["l"]
-            assert info["action_result"] == want["action_result"]
+            for key in ("action", "action_result", "task", "true_crawl_score"):
+                assert info[key] == want[key], key
+                assert type(info[key]) is type(want[key]), key
+            assert info["crawl_result"] == want["action_result"].metadata["crawl_result"]
+            task_types = {name: type(value) for name, value in want["task"].items()}
+            assert {name: type(value) for name, value in info["task"].items()} == task_types
     assert finished > 20
 
 
