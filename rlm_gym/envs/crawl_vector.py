@@ -45,6 +45,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from rlm_gym.envs.arguments import check_keywords, check_max_steps, check_pattern_types
+from rlm_gym.envs.batched_infos import add_infos
 from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS
 from rlm_gym.envs.dynamics import (
     ACTIONS,
@@ -304,7 +305,7 @@ class CrawlVectorEnv(VectorEnv):
         ended = terminated | truncated
         final_infos: dict[str, Any] = {}
         same_step = mode is AutoresetMode.SAME_STEP
-        finals = []
+        finals: list[dict[str, Any]] = []
         # The finished sub-envs' rows as Python values in one numpy call per array.
         last = zip(
             finished,
@@ -317,17 +318,16 @@ class CrawlVectorEnv(VectorEnv):
         )
         for index, action, state, event, used, requests in last:
             rewards[index], info = self._finish(index, action, tuple(state), event, used, requests)
-            if same_step:
-                self._add_info(final_infos, {"final_info": info}, index)
-            else:
-                finals.append(info)
-        if finals:
+            finals.append(info)
+        if finals and not same_step:
             self._texts.add_finals(self, infos, finals, finished)
         if same_step and ended.any():
             # A sub-env cut by the step limit alone ends on an ordinary step: that step's info.
-            for index in np.flatnonzero(ended & ~terminated).tolist():
-                info = self._texts.step_info(infos, index)
-                self._add_info(final_infos, {"final_info": info}, index)
+            cut = np.flatnonzero(ended & ~terminated).tolist()
+            finals += [self._texts.step_info(infos, index) for index in cut]
+            # As ``_add_info`` per sub-env (the finished ones, then the cut ones), in one pass.
+            final_infos["final_info"] = add_infos({}, finals, finished + cut, n)
+            final_infos["_final_info"] = ended.copy()
             for index in np.flatnonzero(ended).tolist():
                 self._add_info(final_infos, {"final_obs": self._obs[index].copy()}, index)
             self._texts.drop(infos, ended)

@@ -248,6 +248,10 @@ def test_same_step_autoreset_follows_single_envs_through_truncations_and_ends():
             final = infos["final_info"]
             assert final["action_result"][index] == info["action_result"]
             assert final["action"]["action"][index] == info["action"]["action"]
+            if ended:
+                assert final["true_crawl_score"][index] == info["true_crawl_score"]
+                for name, value in info["task"].items():
+                    assert final["task"][name][index] == value, name
             single_obs, _ = env.reset()
             assert obs[index].tobytes() == single_obs.tobytes()
     assert cut > 5
