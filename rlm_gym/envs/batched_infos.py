@@ -37,15 +37,21 @@ def add_infos(
         >>> infos["task"]["done"].tolist(), infos["_task"].tolist()
         ([False, False, True], [True, False, True])
     """
-    # Each key's (sub-env, value) pairs, keys in the order they are first seen.
+    # Each key's sub-envs and values, keys in the order they are first seen.
     columns: dict[str, tuple[list[int], list[Any]]] = {}
-    for row, info in zip(rows, infos, strict=True):
-        for key, value in info.items():
-            column = columns.get(key)
-            if column is None:
-                column = columns[key] = ([], [])
-            column[0].append(row)
-            column[1].append(value)
+    keys = tuple(infos[0]) if infos else ()
+    if all(tuple(info) == keys for info in infos):
+        # The usual case (every info has the same keys): one list per key.
+        for key in keys:
+            columns[key] = (rows, [info[key] for info in infos])
+    else:
+        for row, info in zip(rows, infos, strict=True):
+            for key, value in info.items():
+                column = columns.get(key)
+                if column is None:
+                    column = columns[key] = ([], [])
+                column[0].append(row)
+                column[1].append(value)
     for key, (key_rows, values) in columns.items():
         kinds = {type(value) for value in values}
         dicts = sum(isinstance(value, dict) for value in values)
