@@ -39,6 +39,7 @@ from ablation_blocks import (
 from block_tools import BENCHMARKS, RESULTS, ROOT, read_json, table
 from cli_blocks import cli_reference
 from cost_blocks import study_cost
+from crawl_vector_blocks import crawl_vector_env
 from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
     real_data_crawls,
@@ -328,6 +329,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "ablation_300k_convergence": ablation_300k_convergence,
     "demo_version": demo_version,
     "vector_wrapper": vector_wrapper,
+    "crawl_vector_env": crawl_vector_env,
     "training_wrapping": training_wrapping,
     "cli_reference": cli_reference,
     **runtime_blocks(),

@@ -77,6 +77,8 @@ _ENTRY_POINTS = {
     CRAWL_V2_ENV_ID: "rlm_gym.envs.crawl_env_v2:CrawlEnvV2",
     CRAWL_LIVE_ENV_ID: "rlm_gym.live.env:CrawlLiveEnv",
 }
+# Crawl-v2 stepped as one batch (``gym.make_vec(CRAWL_V2_ENV_ID, num_envs=N)``).
+_VECTOR_ENTRY_POINTS = {CRAWL_V2_ENV_ID: "rlm_gym.envs.crawl_vector:CrawlVectorEnv"}
 
 
 def register_envs() -> None:
@@ -89,7 +91,12 @@ def register_envs() -> None:
     """
     for env_id, entry_point in _ENTRY_POINTS.items():
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=entry_point, max_episode_steps=DEFAULT_MAX_STEPS)
+            gym.register(
+                id=env_id,
+                entry_point=entry_point,
+                vector_entry_point=_VECTOR_ENTRY_POINTS.get(env_id),
+                max_episode_steps=DEFAULT_MAX_STEPS,
+            )
     if RLM_ENV_ID not in gym.registry:
         gym.register(
             id=RLM_ENV_ID,

@@ -167,6 +167,30 @@ def reports_action_results(env_id: str) -> bool:
     return bool(getattr(creator, "metadata", {}).get(REPORTS_ACTION_RESULTS, False))
 
 
+def is_batched_env(env_id: str | None) -> bool:
+    """Whether the registered env is one of rlm_gym's envs stepped as one batch by
+    ``gym.make_vec`` (a ``vector_entry_point`` of this package, as Crawl-v2's
+    ``CrawlVectorEnv``, which takes Gymnasium's autoreset modes; Gymnasium's own vector
+    entry points, CartPole's among them, do not all take them).
+
+    Example:
+        >>> from rlm_gym.envs import CRAWL_ENV_ID, CRAWL_V2_ENV_ID
+        >>> is_batched_env(CRAWL_V2_ENV_ID), is_batched_env(CRAWL_ENV_ID)
+        (True, False)
+        >>> is_batched_env("CartPole-v1")
+        False
+    """
+    if env_id is None:
+        return False
+    if env_id.startswith("rlm_gym/"):
+        import rlm_gym.envs  # noqa: F401  (registers the env ids)
+    try:
+        entry_point = gym.spec(env_id).vector_entry_point
+    except gym.error.Error:
+        return False
+    return isinstance(entry_point, str) and entry_point.startswith("rlm_gym.")
+
+
 def resolve_reward_wrapping(
     requested: str, shaping: Any, vec_env: str, n_envs: int, env_id: str | None = None
 ) -> str:

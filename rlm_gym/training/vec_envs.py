@@ -7,7 +7,10 @@ models):
 * ``"per_env"``: ``make_vec_env`` of ``RewardPolicyWrapper(env)`` (``env_factory.make_env``),
   each in SB3's ``Monitor``. Potential shaping wraps each env, so a shaped run takes this path.
 * ``"vector"``: SB3's vector env of bare envs, inside one ``VecRewardPolicyWrapper`` that
-  scores all of them (a built-in policy in one numpy pass), inside ``VecMonitor``.
+  scores all of them (a built-in policy in one numpy pass), inside ``VecMonitor``. An env with
+  a ``vector_entry_point`` (Crawl-v2) is instead made as one batch
+  (``gym.make_vec``: ``CrawlVectorEnv``) inside one ``VectorRewardPolicyWrapper``, seen by SB3
+  through ``batched_vec_env.GymVectorToSB3`` (one-process runs).
 
 ``"auto"`` (the default; ``env_factory.resolve_reward_wrapping``) picks ``"vector"`` for
 one-process (``dummy``) runs of 16 envs or more without shaping, ``"per_env"`` otherwise: the
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from rlm_gym.training.env_factory import make_bare_env, make_env
+from rlm_gym.training.env_factory import is_batched_env, make_bare_env, make_env
 
 if TYPE_CHECKING:  # run_config imports env_factory, never this module
     from rlm_gym.training.run_config import RunConfig
@@ -151,6 +154,8 @@ def make_training_vec_env(config: RunConfig, seed: int, done: int = 0) -> Any:
             vec_env_cls=vec_cls,
             vec_env_kwargs=vec_kwargs,
         )
+    if config.vec_env != "subproc" and is_batched_env(config.env_id):
+        return VecMonitor(_batched_vec_env(config, seed, done))
     from rlm_gym.wrappers.vec_sb3 import VecRewardPolicyWrapper
 
     bare = [
@@ -170,3 +175,34 @@ def make_training_vec_env(config: RunConfig, seed: int, done: int = 0) -> Any:
     if config.reward_schedule is not None and done:
         venv.set_schedule_step(done)
     return VecMonitor(venv)
+
+
+def _batched_vec_env(config: RunConfig, seed: int, done: int) -> Any:
+    """The run's env as one batch (``gym.make_vec``'s ``vector_entry_point``), scored by one
+    ``VectorRewardPolicyWrapper``, in SB3's ``VecEnv`` interface; sub-env ``i`` is seeded
+    ``seed + i``, as ``make_vec_env`` seeds its envs."""
+    from gymnasium.vector import AutoresetMode
+
+    from rlm_gym.training.batched_vec_env import GymVectorToSB3
+    from rlm_gym.wrappers import VectorRewardPolicyWrapper
+
+    vector = gym.make_vec(
+        config.env_id,
+        num_envs=config.n_envs,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=AutoresetMode.SAME_STEP,
+        **dict(config.env_kwargs or {}),
+    )
+    wrapped = VectorRewardPolicyWrapper(
+        vector,
+        config.policy,
+        config=dict(config.config) if config.config is not None else None,
+        disable=tuple(config.disable),
+        weights=dict(config.weights) if config.weights is not None else None,
+        schedule=config.reward_schedule,
+    )
+    if config.reward_schedule is not None and done:
+        wrapped.set_schedule_step(done)
+    venv = GymVectorToSB3(wrapped)
+    venv.seed(seed)
+    return venv

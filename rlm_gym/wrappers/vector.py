@@ -41,8 +41,9 @@ from rlm_gym.wrappers.ablation import (
 from rlm_gym.wrappers.reward_policy import DEFAULT_MAX_STEPS, DEFAULT_REWARD_MODE, REWARD_MODES
 from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import batch_scorer, final_only_calculate
-from rlm_gym.wrappers.vector_each import raise_non_finite, score_each, spec_value
+from rlm_gym.wrappers.vector_each import raise_non_finite, spec_value
 from rlm_gym.wrappers.vector_fast import table_step
+from rlm_gym.wrappers.vector_final import score_unbatched
 from rlm_gym.wrappers.vector_infos import EpisodeReport, write_vector_infos
 from rlm_gym.wrappers.vector_results import FINAL_INFO_KEY, reports_results, sub_env_step
 from rlm_gym.wrappers.vector_reward import check_reward_output, reward_box
@@ -381,8 +382,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
         terminated = np.asarray(terminated, dtype=bool)
         dones = terminated | np.asarray(truncated, dtype=bool)
         mode = self._autoreset_mode
-        # NEXT_STEP: a sub-env done on the previous step is reset now; that step is no
-        # policy step (Gymnasium's `_prev_dones`). `count_nonzero` is the cheapest `any`.
+        # NEXT_STEP: a sub-env done on the previous step is reset now, no policy step.
         resets = scored = None
         if mode is AutoresetMode.NEXT_STEP and count_nonzero(self._prev_dones):
             resets = self._prev_dones
@@ -408,7 +408,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             if any_done or starts is not None:
                 self._episode_events(dones, starts)
         else:
-            components, values, episode = score_each(
+            components, values, episode = score_unbatched(
                 self, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
             )
             if self._schedule is not None and starts is not None:

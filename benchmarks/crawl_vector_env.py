@@ -1,0 +1,146 @@
+"""Steps per second of Crawl-v2 with the ``crawl`` policy: the batched env (``CrawlVectorEnv``,
+Crawl-v2's ``vector_entry_point``) against ``SyncVectorEnv`` over single envs and one env.
+
+Variants, every one scoring with the ``crawl`` policy:
+
+* ``single``: ``RewardPolicyWrapper(gym.make("rlm_gym/Crawl-v2"), "crawl")``, one env;
+* ``sync<N>``: ``gym.make_vec(..., vectorization_mode="sync")`` of N such envs;
+* ``batched<N>``: ``VectorRewardPolicyWrapper(gym.make_vec("rlm_gym/Crawl-v2", N), "crawl")``.
+
+Actions: a fixed pseudo-random sequence over all 10 actions (as ``crawl_env_throughput.py``);
+``--valid`` draws among each sub-env's valid actions instead (longer episodes, fewer invalid
+steps: closer to a trained agent's mix). Many short interleaved runs, medians reported, so
+ratios hold on a shared machine whose speed drifts. Everything runs in one process on one core,
+so "per core" is the steps/s itself.
+
+The issue's bars (Must reach): ``batched128 / sync128 >= 10`` and ``batched128 / single >= 5``.
+
+Run: ``.venv/bin/python benchmarks/crawl_vector_env.py [--envs 128] [--repetitions 9]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import clock, interleaved_medians, print_table, save_results
+
+import rlm_gym
+from rlm_gym import RewardPolicyWrapper, VectorRewardPolicyWrapper
+from rlm_gym.envs import CRAWL_V2_ENV_ID
+
+POLICY = "crawl"
+
+
+def _actions(count: int, width: int) -> np.ndarray:
+    return np.random.default_rng(0).integers(0, 10, size=(count, width))
+
+
+def _valid_choice(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """One valid action per row: the ``floor(u * valid)``-th valid one."""
+    counts = masks.sum(axis=1)
+    ranks = (uniforms[: len(masks)] * counts).astype(np.int64)
+    cumulative = masks.cumsum(axis=1)
+    return (cumulative <= ranks[:, None]).sum(axis=1)
+
+
+def single_runner(steps: int, valid: bool):
+    env = RewardPolicyWrapper(gym.make(CRAWL_V2_ENV_ID), POLICY)
+    actions = _actions(4096, 1)[:, 0].tolist()
+    uniforms = np.random.default_rng(1).random(4096).tolist()
+    masks = env.unwrapped.action_masks
+    env.reset(seed=0)
+
+    def run() -> float:
+        step, reset = env.step, env.reset
+        started = clock()
+        for index in range(steps):
+            if valid:
+                # The cheapest per-env form of the batch's rule (the same draw, no numpy batch).
+                allowed = np.flatnonzero(masks()).tolist()
+                action = allowed[int(uniforms[index & 4095] * len(allowed))]
+            else:
+                action = actions[index & 4095]
+            _, _, terminated, truncated, _ = step(action)
+            if terminated or truncated:
+                reset()
+        return steps / (clock() - started)
+
+    return run
+
+
+def vector_runner(envs, n: int, steps: int, valid: bool, masks):
+    actions = _actions(512, n)
+    uniforms = np.random.default_rng(1).random((512, n))
+    envs.reset(seed=0)
+    vector_steps = max(1, steps // n)
+
+    def run() -> float:
+        step = envs.step
+        started = clock()
+        for index in range(vector_steps):
+            if valid:
+                step(_valid_choice(masks(), uniforms[index & 511]))
+            else:
+                step(actions[index & 511])
+        return vector_steps * n / (clock() - started)
+
+    return run
+
+
+def sync_masks(envs):
+    sub_envs = [env.unwrapped for env in envs.envs]
+    return lambda: np.stack([env.action_masks() for env in sub_envs])
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", type=int, default=128)
+    parser.add_argument("--steps", type=int, default=25_600)
+    parser.add_argument("--repetitions", type=int, default=9)
+    parser.add_argument("--valid", action="store_true", help="valid actions only")
+    args = parser.parse_args(argv)
+    assert rlm_gym.CrawlEnv  # importing rlm_gym registers the envs
+    n = args.envs
+    sync = gym.make_vec(
+        CRAWL_V2_ENV_ID,
+        num_envs=n,
+        vectorization_mode="sync",
+        wrappers=[lambda env: RewardPolicyWrapper(env, POLICY)],
+    )
+    batched_env = gym.make_vec(CRAWL_V2_ENV_ID, num_envs=n, vectorization_mode="vector_entry_point")
+    batched = VectorRewardPolicyWrapper(batched_env, POLICY)
+    variants = {
+        "single": single_runner(args.steps // 4, args.valid),
+        f"sync{n}": vector_runner(sync, n, args.steps // 4, args.valid, sync_masks(sync)),
+        f"batched{n}": vector_runner(batched, n, args.steps, args.valid, batched_env.action_masks),
+    }
+    for run in variants.values():
+        run()  # warm the caches (the crawl score's memo) before timing
+    medians = interleaved_medians(variants, args.repetitions)
+    single, vector, native = medians["single"], medians[f"sync{n}"], medians[f"batched{n}"]
+    rows = [[name, f"{rate:,.0f}", f"{1e6 / rate:.2f}"] for name, rate in medians.items()]
+    mix = "valid actions" if args.valid else "any action"
+    print(f"{CRAWL_V2_ENV_ID} + '{POLICY}' ({mix}): {args.repetitions} interleaved repetitions")
+    print_table(["variant", "steps/s", "us/step"], rows)
+    ratios = {"vs_sync": native / vector, "vs_single": native / single}
+    print(f"batched{n} / sync{n}: {ratios['vs_sync']:.2f}x (bar 10x)")
+    print(f"batched{n} / single: {ratios['vs_single']:.2f}x per core (bar 5x)")
+    payload = {
+        "num_envs": n,
+        "actions": mix,
+        "steps_per_s": medians,
+        "batched_vs_sync": ratios["vs_sync"],
+        "batched_vs_single": ratios["vs_single"],
+    }
+    save_results("crawl_vector_env" + ("_valid" if args.valid else ""), payload)
+    return payload
+
+
+if __name__ == "__main__":
+    main()

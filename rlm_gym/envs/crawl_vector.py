@@ -1,0 +1,438 @@
+"""``CrawlVectorEnv``: ``rlm_gym/Crawl-v2`` over N sites, stepped as one batch.
+
+Crawl-v2's ``vector_entry_point``: ``gym.make_vec("rlm_gym/Crawl-v2", num_envs=N)`` (or
+``vectorization_mode="vector_entry_point"``) builds it. States, site numbers, observations,
+action masks, clocks and counters are arrays with one row per sub-env, and a step is one pass of
+``rlm_gym.envs.vector_dynamics.batch_transition``; the per-sub-env Python work left is the
+reset of a finished sub-env (drawing its site) and the crawl result of an episode's last step
+(``reports.final_step``, the very function the single env calls: the rows and texts a crawl
+result holds are per-episode objects).
+
+**Same numbers.** Sub-env ``k`` keeps its own generator and draws what the single env draws, in
+the same order, so after ``reset(seed=s)`` it gives exactly the trajectory of
+``gym.make("rlm_gym/Crawl-v2")`` reset with ``seed=s + k`` and the same actions: observations,
+rewards, end flags, the task outcome and the crawl result (``tests/envs/test_crawl_vector.py``).
+Gymnasium's three autoreset modes are supported; ``truncated`` is the ``TimeLimit``'s of
+``gym.make`` (the step budget ``max_episode_steps``, ``max_steps`` by default).
+
+``infos`` follow Gymnasium's vector convention (a key holds an array, ``"_key"`` marks the
+sub-envs that reported it; dict values are batched key by key), as ``SyncVectorEnv`` batches
+the single env's: ``action`` (a dict of arrays) and ``action_result`` (an object array of
+``ActionResult``, which ``VectorRewardPolicyWrapper`` reads) for every stepped sub-env; a
+finished sub-env adds ``task``, ``true_crawl_score`` and ``crawl_result`` (the crawl result its
+final ``ActionResult`` also carries in ``metadata``).
+
+Example:
+    >>> import gymnasium as gym
+    >>> import rlm_gym
+    >>> envs = gym.make_vec("rlm_gym/Crawl-v2", num_envs=4)
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs.shape, envs.action_masks().shape
+    ((4, 58), (4, 10))
+    >>> obs, rewards, terminated, truncated, infos = envs.step(np.full(4, 9))
+    >>> terminated.tolist(), sorted(infos["task"])[:3]
+    ([True, True, True, True], ['_banned', '_items', '_job_done'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from rlm_gym.envs.arguments import check_keywords, check_max_steps, check_pattern_types
+from rlm_gym.envs.batched_infos import add_infos
+from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS
+from rlm_gym.envs.dynamics import (
+    ACTIONS,
+    BACKOFF,
+    DONE,
+    INFINITE_SCROLL,
+    JAVASCRIPT_CLICK,
+    K_FETCH,
+    OVER_BUDGET,
+    S_END,
+    S_PHASE,
+    S_STEPS,
+    STOP,
+    initial_state,
+    site_model,
+)
+from rlm_gym.envs.observation import (
+    OBSERVATION_FIELDS,
+    OBSERVATION_SIZE,
+    PROBE_DRAWS,
+    probe_from_uniforms,
+)
+from rlm_gym.envs.profiles import PROFILE_DRAWS, check_overrides, profile_from_uniforms
+from rlm_gym.envs.reports import final_step
+from rlm_gym.envs.scoring import scorer_for
+from rlm_gym.envs.vector_dynamics import VALID, SiteArrays, batch_transition
+from rlm_gym.envs.vector_observation import (
+    INITIAL_PROGRESS,
+    StepTexts,
+    update_observations,
+)
+from rlm_gym.policies.info_keys import REPORTS_ACTION_RESULTS
+
+__all__ = ["CrawlVectorEnv"]
+
+_N_ACTIONS = len(ACTIONS)
+# The single env draws uniforms in blocks of this size (``crawl_env._UNIFORM_BLOCK``).
+_UNIFORM_BLOCK = 64
+_RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
+# Action masks by phase (the done phase allows only ``stop``, as ``CrawlEnv.action_masks``).
+_INITIAL_STATE = np.array(initial_state(), dtype=np.int64)
+_MASKS = np.concatenate([VALID.T[:3], np.eye(_N_ACTIONS, dtype=bool)[None, STOP]])
+
+
+class CrawlVectorEnv(VectorEnv):
+    """N Crawl-v2 jobs stepped as one batch (Crawl-v2's ``vector_entry_point``).
+
+    Args:
+        num_envs: The number of sub-envs (at least 1).
+        pattern_types: As ``CrawlEnv``.
+        max_steps: As ``CrawlEnv``.
+        reward_config: As ``CrawlEnv``.
+        max_episode_steps: The ``TimeLimit`` of ``gym.make``: ``truncated`` is set on the
+            step that reaches it (``max_steps`` when None).
+        autoreset_mode: Gymnasium's ``AutoresetMode`` (or its name); ``NEXT_STEP`` by default.
+        render_mode: Only None: render one site with ``gym.make("rlm_gym/Crawl-v2")``.
+        **profile_overrides: As ``CrawlEnv``.
+
+    Raises:
+        TypeError: An unknown keyword (with the closest valid name).
+        ValueError: A ``num_envs`` below 1, a render mode, or any argument ``CrawlEnv``
+            rejects.
+
+    Example:
+        >>> envs = CrawlVectorEnv(2, pattern_types=["product_list"])
+        >>> _ = envs.reset(seed=3)
+        >>> envs.single_action_space, envs.action_space
+        (Discrete(10), MultiDiscrete([10 10]))
+    """
+
+    recorded_success = True
+    ACTIONS: tuple[str, ...] = ACTIONS
+    OBSERVATION_FIELDS = OBSERVATION_FIELDS
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        pattern_types: list[str] | tuple[str, ...] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        reward_config: dict[str, Any] | None = None,
+        max_episode_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        render_mode: str | None = None,
+        **profile_overrides: Any,
+    ) -> None:
+        check_keywords(profile_overrides)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"Expected `num_envs` to be an int, got {type(num_envs).__name__}")
+        if num_envs < 1:
+            raise ValueError(f"Expected `num_envs` >= 1, got {num_envs}")
+        if render_mode is not None:
+            raise ValueError(
+                f"Expected `render_mode` None for the batched Crawl-v2, got {render_mode!r}; "
+                "render one site with gym.make('rlm_gym/Crawl-v2', render_mode=...)"
+            )
+        self.num_envs = n = int(num_envs)
+        self.max_steps = check_max_steps(max_steps)
+        self.max_episode_steps = self.max_steps if max_episode_steps is None else max_episode_steps
+        self.pattern_types = check_pattern_types(pattern_types)
+        self.profile_overrides = check_overrides(profile_overrides)
+        self._scorer = scorer_for(reward_config)
+        self.reward_config = self._scorer.config
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.render_mode = None
+        self.metadata = {
+            "autoreset_mode": self.autoreset_mode,
+            "render_modes": [],
+            REPORTS_ACTION_RESULTS: True,
+        }
+        self.single_action_space = gym.spaces.Discrete(_N_ACTIONS)
+        self.action_space = gym.spaces.MultiDiscrete(np.full(n, _N_ACTIONS))
+        high = np.array([upper for _, _, upper in OBSERVATION_FIELDS], dtype=np.float32)
+        self.single_observation_space = gym.spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+        self.observation_space = batch_space(self.single_observation_space, n)
+
+        self._generators: list[np.random.Generator | None] = [None] * n
+        self._uniforms = np.zeros((n, _RESET_DRAWS))
+        self._next_uniform = np.zeros(n, dtype=np.int64)
+        self._uniform_count = np.zeros(n, dtype=np.int64)
+        self._models: list[Any] = [None] * n
+        self._sites = SiteArrays(n)
+        self._states = np.zeros((n, 16), dtype=np.int64)
+        self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._texts = StepTexts(n, self.max_steps)
+        self._requests = np.zeros(n, dtype=np.int64)
+        self._requests_sent = np.zeros(n, dtype=np.int64)
+        self._used = np.zeros((n, _N_ACTIONS), dtype=np.int64)
+        self._last_action = np.full(n, -1, dtype=np.int64)
+        self._autoreset = np.zeros(n, dtype=bool)
+        self._started = False
+
+    # ------------------------------------------------------------------ episodes
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset the sub-envs (all, or ``options["reset_mask"]``'s).
+
+        Args:
+            seed: An int seeds sub-env ``i`` with ``seed + i``; a list gives one seed per
+                sub-env; None keeps each sub-env's generator running (seeded at random first).
+            options: ``{"reset_mask": bool array}`` resets only the marked sub-envs;
+                ``{"profile": SiteProfile}`` replays one site on every reset sub-env.
+
+        Returns:
+            The observations and infos (``phase`` per reset sub-env).
+        """
+        n = self.num_envs
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        profile = options.pop("profile", None)
+        if options:
+            raise ValueError(
+                f"Unknown reset option(s) {sorted(options)}; accepted: ['profile', 'reset_mask']"
+            )
+        seeds = _seeds(seed, n)
+        rows = range(n) if mask is None else np.flatnonzero(_reset_mask(mask, n)).tolist()
+        self._reset_rows(list(rows), [seeds[index] for index in rows], profile)
+        reset = np.zeros(n, dtype=bool)
+        reset[list(rows)] = True
+        self._autoreset &= ~reset
+        self._started = True
+        return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
+
+    def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
+        """Draw the sites of the sub-envs of ``rows`` as ``CrawlEnv.reset`` draws one (one
+        generator call each, in its own stream), then write their rows in one numpy call per
+        array."""
+        models = []
+        probes = []
+        uniforms = []
+        for index, seed in zip(rows, seeds, strict=True):
+            generator = self._generators[index]
+            if seed is not None or generator is None:
+                generator, _ = seeding.np_random(seed)
+                self._generators[index] = generator
+            if profile is None:
+                u = generator.random(PROFILE_DRAWS + _RESET_DRAWS)
+                site = profile_from_uniforms(
+                    u[:PROFILE_DRAWS].tolist(), self.pattern_types, self.profile_overrides
+                )
+                u = u[PROFILE_DRAWS:]
+            else:
+                site, u = profile, generator.random(_RESET_DRAWS)
+            model = site_model(site, self.max_steps, self._scorer, self.recorded_success)
+            self._models[index] = model
+            models.append(model)
+            probes.append(probe_from_uniforms(site, u[:PROBE_DRAWS].tolist()) + INITIAL_PROGRESS)
+            uniforms.append(u)
+            self._texts.reset(index, site)
+        self._sites.set_rows(rows, models)
+        self._states[rows] = _INITIAL_STATE
+        self._obs[rows] = probes
+        self._uniforms[rows] = uniforms
+        # The block's first uniform is never used (as ``CrawlEnv.reset``).
+        self._next_uniform[rows] = PROBE_DRAWS + 1
+        self._uniform_count[rows] = _RESET_DRAWS
+        self._requests[rows] = 0
+        self._requests_sent[rows] = 0
+        self._used[rows] = 0
+        self._last_action[rows] = -1
+
+    def _draw(self, rows: np.ndarray) -> np.ndarray:
+        """One uniform per sub-env of ``rows`` from its own block (refilled as the single env
+        refills it: ``_UNIFORM_BLOCK`` draws in one generator call when it runs out)."""
+        position = self._next_uniform[rows]
+        for index in rows[position == self._uniform_count[rows]].tolist():
+            self._uniforms[index, :_UNIFORM_BLOCK] = self._generators[index].random(_UNIFORM_BLOCK)
+            self._next_uniform[index] = 0
+            self._uniform_count[index] = _UNIFORM_BLOCK
+        position = self._next_uniform[rows]
+        self._next_uniform[rows] = position + 1
+        return self._uniforms[rows, position]
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-env (see the module docstring for infos and autoreset).
+
+        Raises:
+            ValueError: ``actions`` is not ``num_envs`` integers in ``[0, 10)``.
+            RuntimeError: Before ``reset()``, or (``DISABLED`` autoreset) a finished sub-env
+                stepped without a reset.
+        """
+        actions = self._check_actions(actions)
+        n = self.num_envs
+        mode = self.autoreset_mode
+        resets = self._autoreset
+        if mode is AutoresetMode.DISABLED and resets.any():
+            raise RuntimeError(
+                f"Sub-env(s) {np.flatnonzero(resets).tolist()} finished: reset them with "
+                "`reset(options={'reset_mask': ...})` before stepping (autoreset DISABLED)"
+            )
+        active = ~resets if mode is AutoresetMode.NEXT_STEP else np.ones(n, dtype=bool)
+        rows = np.flatnonzero(active)
+        previous_phase = self._states[:, S_PHASE].copy()
+        events = batch_transition(self._sites, self._states, actions, self._draw, active)
+        states = self._states
+        failed = rows[~events.success[rows]]
+        self._texts.record_errors(
+            failed, events.error_code[failed], actions[failed], previous_phase
+        )
+        # Requests: fetches (valid or not) and browser loads; a backoff clears the pressure.
+        requested = active & (
+            (events.kind == K_FETCH) | (actions == JAVASCRIPT_CLICK) | (actions == INFINITE_SCROLL)
+        )
+        self._requests += requested
+        self._requests_sent += requested
+        self._requests[active & (actions == BACKOFF)] = 0
+        self._used[rows, actions[rows]] += 1
+        update_observations(self, rows, actions, events, previous_phase)
+
+        rewards = np.zeros(n)
+        terminated = active & (states[:, S_PHASE] == DONE)
+        truncated = active & (states[:, S_STEPS] >= self.max_episode_steps)
+        infos = self._texts.step_infos(self, rows, actions, events, previous_phase)
+        finished = np.flatnonzero(terminated).tolist()
+        ended = terminated | truncated
+        final_infos: dict[str, Any] = {}
+        same_step = mode is AutoresetMode.SAME_STEP
+        finals: list[dict[str, Any]] = []
+        # The finished sub-envs' rows as Python values in one numpy call per array.
+        last = zip(
+            finished,
+            actions[finished].tolist(),
+            states[finished].tolist(),
+            _event_rows(events, finished),
+            self._used[finished].tolist(),
+            self._requests_sent[finished].tolist(),
+            strict=True,
+        )
+        for index, action, state, event, used, requests in last:
+            rewards[index], info = self._finish(index, action, tuple(state), event, used, requests)
+            finals.append(info)
+        if finals and not same_step:
+            self._texts.add_finals(self, infos, finals, finished)
+        if same_step and ended.any():
+            # A sub-env cut by the step limit alone ends on an ordinary step: that step's info.
+            cut = np.flatnonzero(ended & ~terminated).tolist()
+            finals += [self._texts.step_info(infos, index) for index in cut]
+            # As ``_add_info`` per sub-env (the finished ones, then the cut ones), in one pass.
+            final_infos["final_info"] = add_infos({}, finals, finished + cut, n)
+            final_infos["_final_info"] = ended.copy()
+            for index in np.flatnonzero(ended).tolist():
+                self._add_info(final_infos, {"final_obs": self._obs[index].copy()}, index)
+            self._texts.drop(infos, ended)
+            rows_to_reset = np.flatnonzero(ended).tolist()
+            self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
+            infos["phase"] = np.full(n, "fetch", dtype=object)
+            infos["_phase"] = ended.copy()
+            infos.update(final_infos)
+        if mode is AutoresetMode.NEXT_STEP and resets.any():
+            rows_to_reset = np.flatnonzero(resets).tolist()
+            self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
+            infos["phase"] = np.full(n, "fetch", dtype=object)
+            infos["_phase"] = resets.copy()
+        self._autoreset = ended
+        return self._obs.copy(), rewards, terminated, truncated, infos
+
+    def _finish(
+        self,
+        index: int,
+        action: int,
+        state: tuple[int, ...],
+        event: tuple,
+        used: list[int],
+        requests: int,
+    ) -> tuple[float, dict[str, Any]]:
+        """Sub-env ``index``'s last step: ``reports.final_step``, as ``CrawlEnv._finish``."""
+        errors = self._texts.errors(index)
+        # The step's own error is the last one logged; the aborted job then adds its own.
+        error = None if event[1] else errors[-1]
+        if state[S_END] == OVER_BUDGET:
+            budget = self._models[index].profile.time_budget_ms
+            errors.append(f"Job time budget of {budget} ms exceeded")
+        score, info = final_step(
+            self._models[index],
+            state,
+            event,
+            ACTIONS[action],
+            self._texts.codes[index][action],
+            error,
+            errors,
+            used,
+            requests,
+        )
+        info["crawl_result"] = info["action_result"].metadata["crawl_result"]
+        return score, info
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        if not self._started:
+            raise RuntimeError("Call `reset()` before `step()`")
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(
+                f"Expected `actions` to be {self.num_envs} integers (shape ({self.num_envs},)), "
+                f"got {array.dtype} array of shape {array.shape}"
+            )
+        if array.min() < 0 or array.max() >= _N_ACTIONS:
+            raise ValueError(
+                f"Expected every action in [0, {_N_ACTIONS - 1}] (indices into ACTIONS), "
+                f"got {array.tolist()}"
+            )
+        return array.astype(np.int64, copy=False)
+
+    # ------------------------------------------------------------------ masks
+    def action_masks(self) -> np.ndarray:
+        """``(num_envs, 10)`` bool masks of the actions valid in each sub-env's phase (only
+        ``stop`` once a sub-env is done), as ``CrawlEnv.action_masks``."""
+        return _MASKS[self._states[:, S_PHASE]]
+
+    def states(self) -> np.ndarray:
+        """A copy of the ``(num_envs, 16)`` simulator states (``dynamics.S_*`` columns)."""
+        return self._states.copy()
+
+
+def _event_rows(events: Any, rows: list[int]) -> list[tuple]:
+    """The events of ``rows`` as ``transitions`` tuples ``(kind, success, error_code,
+    duration, tokens, items)`` of Python values."""
+    return list(
+        zip(
+            events.kind[rows].tolist(),
+            events.success[rows].tolist(),
+            events.error_code[rows].tolist(),
+            events.duration[rows].tolist(),
+            events.tokens[rows].tolist(),
+            events.items[rows].tolist(),
+            strict=True,
+        )
+    )
+
+
+def _seeds(seed: Any, n: int) -> list[int | None]:
+    if seed is None:
+        return [None] * n
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return [int(seed) + index for index in range(n)]
+    seeds = list(seed)
+    if len(seeds) != n:
+        raise ValueError(f"Expected {n} seeds (one per sub-env), got {len(seeds)}")
+    return seeds
+
+
+def _reset_mask(mask: Any, n: int) -> np.ndarray:
+    mask = np.asarray(mask)
+    if mask.shape != (n,) or mask.dtype != np.bool_ or not mask.any():
+        raise ValueError(
+            f"Expected `reset_mask` to be a bool array of shape ({n},) with at least one True, "
+            f"got {mask.dtype} array of shape {mask.shape}"
+        )
+    return mask

@@ -1,0 +1,410 @@
+"""Crawl-v2's transition function over N sites at once: ``transitions`` as array operations.
+
+``rlm_gym.envs.transitions`` describes one action in one state as a list of outcomes and samples
+one of them; this module computes the sampled outcome of every sub-env of a batch in one numpy
+pass over ``(N, 16)`` int64 states. The outcome is drawn exactly as the single env draws it: a
+sub-env draws one uniform where its action has more than one outcome (a fetch that reaches the
+server, a JavaScript click or scroll that loads items) and takes the outcome its uniform falls
+in, subtracting the probabilities in ``transitions``' order, in float64 as the scalar code does.
+So sub-env ``k`` of a batch, fed the uniforms of its own generator, follows the single env's
+trajectory bit for bit (``tests/envs/test_crawl_vector.py``).
+
+``SiteArrays`` holds the per-site numbers ``site_model`` derives once per episode, one row per
+sub-env, with the durations the single env computes per step (``time_on_grid`` of jittered
+latencies) computed once per reset with the scalar code, so the batch adds no float rounding of
+its own.
+
+Example:
+    >>> import numpy as np
+    >>> from rlm_gym.envs.dynamics import STOP, initial_state, site_model
+    >>> from rlm_gym.envs.profiles import profile_from_uniforms
+    >>> from rlm_gym.envs.scoring import scorer_for
+    >>> sites = SiteArrays(1)
+    >>> sites.set_rows([0], [site_model(profile_from_uniforms([0.5] * 17), 30, scorer_for(None))])
+    >>> states = np.array([initial_state()], dtype=np.int64)
+    >>> events = batch_transition(sites, states, np.array([STOP]), lambda rows: np.zeros(0))
+    >>> states[0, S_PHASE] == DONE, events.success.tolist()
+    (np.True_, [True])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+
+from rlm_gym.envs.dynamics import (
+    ACTIONS,
+    BACKOFF,
+    BLOCKED,
+    BY_HEADLESS,
+    BY_HTTP,
+    COSTS,
+    DONE,
+    E_403,
+    E_429,
+    E_BANNED,
+    E_CLICK_INTERCEPTED,
+    E_EMPTY_SHELL,
+    E_INVALID,
+    E_LAST_PAGE,
+    E_NO_BROWSER,
+    E_NO_CLICKABLE,
+    E_NO_SCROLL,
+    E_TIMEOUT,
+    EXTRACT,
+    FETCH,
+    FETCH_HTTP,
+    INFINITE_SCROLL,
+    JAVASCRIPT_CLICK,
+    JITTER,
+    K_EXTRACT,
+    K_FETCH,
+    K_FINAL,
+    K_PAGINATE,
+    K_WAIT,
+    NOT_FETCHED,
+    OUT_OF_STEPS,
+    OVER_BUDGET,
+    PAGINATE,
+    RUNNING,
+    S_429,
+    S_BLOCKS,
+    S_CSS,
+    S_DUP_CSS,
+    S_END,
+    S_ERROR,
+    S_FETCHED,
+    S_HEURISTIC,
+    S_LLM,
+    S_PHASE,
+    S_PRESSURE,
+    S_RESERVED,
+    S_STEPS,
+    S_TIME,
+    STOP,
+    STOPPED,
+    URL_NAVIGATION,
+    VALID_PHASES,
+    SiteModel,
+    time_on_grid,
+)
+
+__all__ = ["ACTION_KIND", "VALID", "BatchEvents", "SiteArrays", "batch_transition"]
+
+_N_ACTIONS = len(ACTIONS)
+# VALID[action, phase]: whether the action fits the phase (the done phase fits none).
+VALID = np.array(
+    [[phase in VALID_PHASES[action] for phase in range(4)] for action in range(_N_ACTIONS)]
+)
+# The event kind of every action's outcomes (valid or not, refused or not).
+ACTION_KIND = np.array([
+    K_FETCH, K_FETCH, K_EXTRACT, K_EXTRACT, K_EXTRACT,
+    K_PAGINATE, K_PAGINATE, K_PAGINATE, K_WAIT, K_FINAL,
+])  # fmt: skip
+_TIMEOUT_RATE = COSTS["timeout_rate"]
+_THROUGH = 1.0 - _TIMEOUT_RATE
+_TIMEOUT_MS = int(COSTS["timeout_ms"])
+_RATE_LIMITED_MS = int(COSTS["rate_limited_ms"])
+_NAVIGATE_MS = int(COSTS["navigate_ms"])
+_INVALID_MS = int(COSTS["invalid_ms"])
+_BACKOFF_MS = int(COSTS["backoff_ms"])
+_BLOCKS_TO_BAN = COSTS["blocks_to_ban"]
+_RATE_LIMITS_TO_BAN = COSTS["rate_limits_to_ban"]
+_SCROLL_FAIL_MS = time_on_grid(COSTS["scroll_wait_ms"])
+# A click or scroll that loads items: its two jittered waits, by action (click, scroll).
+_BROWSER_MS = np.array(
+    [
+        [time_on_grid(COSTS["click_wait_ms"] * factor) for _, factor in JITTER],
+        [time_on_grid(COSTS["scroll_wait_ms"] * factor) for _, factor in JITTER],
+    ]
+)
+_JITTER_WEIGHT = JITTER[0][0]
+
+
+class SiteArrays:
+    """The per-episode site numbers of N sub-envs (``site_model``'s), one row each.
+
+    Args:
+        num_envs: The number of sub-envs.
+
+    Example:
+        >>> from rlm_gym.envs.dynamics import site_model
+        >>> from rlm_gym.envs.profiles import profile_from_uniforms
+        >>> from rlm_gym.envs.scoring import scorer_for
+        >>> model = site_model(profile_from_uniforms([0.5] * 17), 30, scorer_for(None))
+        >>> sites = SiteArrays(2)
+        >>> sites.set_rows([1], [model])
+        >>> sites.per_page[1].tolist() == list(model.per_page), sites.per_page[0].tolist()
+        (True, [0, 0, 0])
+    """
+
+    def __init__(self, num_envs: int) -> None:
+        n = num_envs
+        self.rate_limited = np.zeros(n, dtype=bool)
+        self.rendering = np.zeros(n, dtype=np.int64)
+        self.pagination = np.zeros(n, dtype=np.int64)
+        self.click_overlay = np.zeros(n, dtype=bool)
+        self.url_replayable = np.zeros(n, dtype=bool)
+        self.total_pages = np.zeros(n, dtype=np.int64)
+        self.time_budget = np.zeros(n, dtype=np.int64)
+        self.max_steps = np.zeros(n, dtype=np.int64)
+        self.error_cap = np.zeros(n, dtype=np.int64)
+        # P(403) of each fetcher, and its successful fetch's two jittered durations.
+        self.block_rate = np.zeros((n, 2))
+        self.block_ms = np.zeros(n, dtype=np.int64)
+        self.fetch_ms = np.zeros((n, 2, 2), dtype=np.int64)
+        self.per_page = np.zeros((n, 3), dtype=np.int64)
+        self.defect_share = np.zeros((n, 3))
+        self.broken = np.zeros((n, 3), dtype=bool)
+        self.target_items = np.zeros(n, dtype=np.int64)
+        self.extract_ms = np.zeros((n, 3), dtype=np.int64)
+        self.extract_tokens = np.zeros((n, 3), dtype=np.int64)
+
+    def set_rows(self, rows: list[int], models: list[SiteModel]) -> None:
+        """Write the rows of sub-envs ``rows`` from their site models (at their resets)."""
+        if not rows:
+            return
+        profiles = [model.profile for model in models]
+        self.rate_limited[rows] = [model.rate_limited for model in models]
+        self.rendering[rows] = [profile.rendering for profile in profiles]
+        self.pagination[rows] = [profile.pagination for profile in profiles]
+        self.click_overlay[rows] = [profile.click_overlay for profile in profiles]
+        self.url_replayable[rows] = [profile.url_replayable for profile in profiles]
+        self.total_pages[rows] = [profile.total_pages for profile in profiles]
+        self.time_budget[rows] = [profile.time_budget_ms for profile in profiles]
+        self.target_items[rows] = [profile.target_items for profile in profiles]
+        self.max_steps[rows] = [model.max_steps for model in models]
+        self.error_cap[rows] = [model.error_cap for model in models]
+        self.block_rate[rows] = [model.block_rate for model in models]
+        self.block_ms[rows] = [time_on_grid(profile.ttfb_ms) for profile in profiles]
+        self.fetch_ms[rows] = [
+            _fetch_ms(profile.ttfb_ms, model.render_ms)
+            for model, profile in zip(models, profiles, strict=True)
+        ]
+        self.per_page[rows] = [model.per_page for model in models]
+        self.defect_share[rows] = [model.defect_share for model in models]
+        self.broken[rows] = [model.broken for model in models]
+        self.extract_ms[rows] = [model.extract_ms for model in models]
+        self.extract_tokens[rows] = [model.extract_tokens for model in models]
+
+
+@cache
+def _fetch_ms(ttfb_ms: int, render_ms: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A successful fetch's two jittered durations, by fetcher (``transitions._fetch``'s
+    expressions, so the batch adds no rounding of its own)."""
+    return tuple(
+        tuple(
+            time_on_grid(
+                ttfb_ms * factor + (COSTS["http_parse_ms"] if fetcher == FETCH_HTTP else render_ms)
+            )
+            for _, factor in JITTER
+        )
+        for fetcher in (0, 1)
+    )
+
+
+class BatchEvents(NamedTuple):
+    """The step's event of every sub-env (``transitions``' ``event`` tuple, as arrays)."""
+
+    kind: np.ndarray
+    success: np.ndarray
+    error_code: np.ndarray
+    duration: np.ndarray
+    tokens: np.ndarray
+    items: np.ndarray
+
+
+def batch_transition(
+    sites: SiteArrays,
+    states: np.ndarray,
+    actions: np.ndarray,
+    draw: Callable[[np.ndarray], np.ndarray],
+    active: np.ndarray | None = None,
+) -> BatchEvents:
+    """Apply every sub-env's action to its state (in place) and return the step's events.
+
+    Args:
+        sites: The sub-envs' site numbers.
+        states: ``(N, 16)`` int64 states (``dynamics.S_*`` columns), updated in place. Every
+            sub-env must be running (phase not done).
+        actions: ``(N,)`` int64 action indices in ``[0, 10)``.
+        draw: ``draw(rows)`` returns one uniform in ``[0, 1)`` for each sub-env of ``rows``
+            (an int array, ascending), from that sub-env's own stream.
+        active: A bool mask of the sub-envs that take a step (all when None); the others'
+            states are left as they are and their events are zeros.
+
+    Returns:
+        The events, as ``sample_transition`` returns them sub-env by sub-env.
+    """
+    n = len(actions)
+    before = states.copy()
+    if active is None:
+        active = np.ones(n, dtype=bool)
+    valid = VALID[actions, before[:, S_PHASE]] & active
+    events = BatchEvents(
+        ACTION_KIND[actions],
+        np.zeros(n, dtype=bool),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+    )
+    invalid = np.flatnonzero(~valid & active)
+    events.error_code[invalid] = E_INVALID
+    events.duration[invalid] = _INVALID_MS
+    # A rate-limited site refuses (429) a request that follows another without a backoff.
+    limited = sites.rate_limited & (before[:, S_PRESSURE] != 0)
+    fetching = valid & (actions <= 1)
+    _refuse(states, before, np.flatnonzero(fetching & limited), events)
+    reached = np.flatnonzero(fetching & ~limited)
+    if len(reached):
+        _fetch(sites, states, before, actions, reached, draw(reached), events)
+    extracting = np.flatnonzero(valid & (actions >= 2) & (actions <= 4))
+    _extract(sites, states, before, actions, extracting, events)
+    paginating = valid & (actions >= 5) & (actions <= 7)
+    if paginating.any():
+        _paginate(sites, states, before, actions, paginating, limited, draw, events)
+    backing_off = np.flatnonzero(valid & (actions == BACKOFF))
+    states[backing_off, S_PRESSURE] = 0
+    events.duration[backing_off] = _BACKOFF_MS
+    events.success[backing_off] = True
+    stopping = np.flatnonzero(valid & (actions == STOP))
+    states[stopping, S_END] = STOPPED
+    states[stopping, S_PHASE] = DONE
+    events.success[stopping] = True
+    # Every step that did not succeed counts as an error (invalid, refused, failed).
+    _advance(sites, states, active, events.duration, active & ~events.success)
+    return events
+
+
+def _refuse(states: np.ndarray, before: np.ndarray, rows: np.ndarray, events: BatchEvents) -> None:
+    """429 refusals on ``rows``: count them; the ``rate_limits_to_ban``-th bans the crawler."""
+    count = before[rows, S_429] + 1
+    states[rows, S_429] = count
+    banned = count >= _RATE_LIMITS_TO_BAN
+    events.error_code[rows] = np.where(banned, E_BANNED, E_429)
+    events.duration[rows] = _RATE_LIMITED_MS
+    states[rows[banned], S_END] = BLOCKED
+    states[rows[banned], S_PHASE] = DONE
+
+
+def _fetch(sites, states, before, actions, rows, u, events) -> None:
+    """The fetches that reached the server: a time-out, a 403 or a jittered success.
+
+    ``u`` minus the outcome probabilities in ``transitions._fetch``'s order, the first to go
+    below 0 (the last outcome when none does), in float64 as the scalar code computes them.
+    """
+    fetcher = actions[rows]
+    block = sites.block_rate[rows, fetcher]
+    has_block = block > 0.0
+    after_timeout = u - _TIMEOUT_RATE
+    after_block = np.where(has_block, after_timeout - _THROUGH * block, after_timeout)
+    through = np.where(has_block, _THROUGH * (1.0 - block), _THROUGH)
+    timed_out = after_timeout < 0.0
+    blocked = ~timed_out & has_block & (after_block < 0.0)
+    fetched = ~timed_out & ~blocked
+    states[rows, S_PRESSURE] = sites.rate_limited[rows]
+
+    timeouts = rows[timed_out]
+    events.error_code[timeouts] = E_TIMEOUT
+    events.duration[timeouts] = _TIMEOUT_MS
+
+    refused = rows[blocked]
+    count = before[refused, S_BLOCKS] + 1
+    states[refused, S_BLOCKS] = count
+    banned = count >= _BLOCKS_TO_BAN
+    events.error_code[refused] = np.where(banned, E_BANNED, E_403)
+    events.duration[refused] = sites.block_ms[refused]
+    states[refused[banned], S_END] = BLOCKED
+    states[refused[banned], S_PHASE] = DONE
+
+    ok = rows[fetched]
+    second_jitter = (after_block - _JITTER_WEIGHT * through >= 0.0)[fetched].astype(np.int64)
+    states[ok, S_PHASE] = EXTRACT
+    states[ok, S_FETCHED] = np.where(fetcher[fetched] == FETCH_HTTP, BY_HTTP, BY_HEADLESS)
+    events.duration[ok] = sites.fetch_ms[ok, fetcher[fetched], second_jitter]
+    events.success[ok] = True
+
+
+def _extract(sites, states, before, actions, rows, events) -> None:
+    """Extractions: an empty shell on a client-only site fetched over HTTP, else a page of
+    rows (duplicates when the page was re-served)."""
+    if not len(rows):
+        return
+    extractor = actions[rows] - 2
+    events.duration[rows] = sites.extract_ms[rows, extractor]
+    events.tokens[rows] = sites.extract_tokens[rows, extractor]
+    shell = (before[rows, S_FETCHED] == BY_HTTP) & (sites.rendering[rows] == 2)
+    events.error_code[rows[shell]] = E_EMPTY_SHELL
+    done, used = rows[~shell], extractor[~shell]
+    slot = np.where(before[done, S_RESERVED] != 0, S_DUP_CSS, S_CSS) + used
+    states[done, slot] += 1
+    states[done, S_PHASE] = PAGINATE
+    events.success[done] = True
+    events.items[done] = sites.per_page[done, used]
+
+
+def _paginate(sites, states, before, actions, paginating, limited, draw, events) -> None:
+    """Pagination steps (``transitions._paginate``): URL navigation, a click or scroll that
+    loads the next items (a request: refused without backoff on a rate-limited site), or a
+    failure with its error code."""
+    rows = np.flatnonzero(paginating)
+    action = actions[rows]
+    pages = before[rows, S_CSS] + before[rows, S_HEURISTIC] + before[rows, S_LLM]
+    last_page = pages >= sites.total_pages[rows]
+    live = before[rows, S_FETCHED] == BY_HEADLESS
+    pagination = sites.pagination[rows]
+    link_pages = (pagination == 1) | (pagination == 2)
+    overlay = sites.click_overlay[rows]
+    clicked = (action == JAVASCRIPT_CLICK) & ((pagination == 3) | (link_pages & ~overlay))
+    scrolled = (action == INFINITE_SCROLL) & (pagination == 4)
+    navigate = ~last_page & (action == URL_NAVIGATION)
+    loads = ~last_page & ~navigate & live & (clicked | scrolled)
+    code = np.where(
+        action == JAVASCRIPT_CLICK,
+        np.where(link_pages & overlay, E_CLICK_INTERCEPTED, E_NO_CLICKABLE),
+        E_NO_SCROLL,
+    )
+    code = np.where(live, code, E_NO_BROWSER)
+    code = np.where(last_page, E_LAST_PAGE, code)
+    failed = ~navigate & ~loads
+    events.error_code[rows[failed]] = code[failed]
+    events.duration[rows] = _NAVIGATE_MS
+    events.duration[rows[failed & (code == E_NO_SCROLL)]] = _SCROLL_FAIL_MS
+
+    moved = rows[navigate]
+    states[moved, S_PHASE] = FETCH
+    states[moved, S_FETCHED] = NOT_FETCHED
+    numbered = (sites.pagination[moved] == 1) | sites.url_replayable[moved]
+    states[moved, S_RESERVED] = np.where(numbered, 0, 1)
+    events.success[moved] = True
+
+    _refuse(states, before, rows[loads & limited[rows]], events)
+    loading = rows[loads & ~limited[rows]]
+    if len(loading):
+        second_jitter = (draw(loading) - _JITTER_WEIGHT >= 0.0).astype(np.int64)
+        wait = (actions[loading] == INFINITE_SCROLL).astype(np.int64)
+        events.duration[loading] = _BROWSER_MS[wait, second_jitter]
+        states[loading, S_PHASE] = EXTRACT
+        states[loading, S_PRESSURE] = sites.rate_limited[loading]
+        states[loading, S_RESERVED] = 0
+        events.success[loading] = True
+
+
+def _advance(sites, states, active, durations, counts_error) -> None:
+    """Add time and a step, count errors, and end on the time or step budget (``_advance``)."""
+    cap = sites.error_cap
+    time_ms = states[:, S_TIME] = states[:, S_TIME] + durations
+    steps = states[:, S_STEPS] = states[:, S_STEPS] + active
+    states[:, S_ERROR] += counts_error & (states[:, S_ERROR] < cap)
+    running = active & (states[:, S_END] == RUNNING)
+    over = running & (time_ms > sites.time_budget)
+    states[over, S_END] = OVER_BUDGET
+    states[over, S_ERROR] += states[over, S_ERROR] < cap[over]
+    states[over, S_PHASE] = DONE
+    out = running & ~over & (steps >= sites.max_steps)
+    states[out, S_END] = OUT_OF_STEPS
+    states[out, S_PHASE] = DONE
