@@ -363,8 +363,8 @@ def _why_lines(fields: Mapping[str, Any]) -> list[str]:
 
 
 _TYPED_REASON_WORDS = {
-    ("rating", "out of range"): "a score above 5 (or below 0) and no other scale stated "
-    "anywhere in the crawl ('45': a 4.5 scraped x10?)",
+    ("rating", "out of range"): "a score above 5 (or below 0) in a column that goes "
+    "beyond 10, no other scale stated anywhere in the crawl ('45': a 4.5 scraped x10?)",
     ("date", "out of range"): "a year outside 1900-2100 in every calendar the value may be "
     "written in",
     ("count", "out of range"): "an infinite count",

@@ -287,13 +287,14 @@ def _value_judge(
 
 
 def _bare_score(value: Any) -> float | None:
-    """A rating value that is a bare non-negative number (4, 8.5, "7,5", any digits), or None."""
+    """A rating value that is a bare non-negative number (4, 8.5, "7,5", "9.99590570719603",
+    any digits), or None."""
     kind = type(value)
     if kind is int or kind is float:
         if value != value or value < 0:
             return None
         return float(value) if value < 1e300 else float("inf")  # 10**400: beyond every scale
-    if kind is str and len(value) <= 12:
+    if kind is str and len(value) <= 24:  # a float's repr: 17 significant digits
         text = ascii_digits(value.strip())
         if text and text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdigit():
             return parse_number(text)
@@ -301,16 +302,18 @@ def _bare_score(value: Any) -> float | None:
 
 
 def rating_scale(name: str, values: Sequence[Any]) -> float:
-    """The scale a rating column's bare scores are on, when the crawl states it once: in the
+    """The scale a rating column's bare scores are on: the one the crawl states once, in the
     field name ("score_10", "Rating (/10)", "Note sur 10") or in one of the column's values
-    ("8.5/10" among bare "7.9", "9"), and the bare scores all lie within it; else 5. Scores
-    with no scale stated anywhere stay on 0-5 (the labelling rules: a bare 9 is out of range).
+    ("8.5/10" among bare "7.9", "9"), when the bare scores all lie within it; else 10 when they
+    all lie in [0, 10] (SPEC §11: a column of bare 1-10 scores is on the site's 10-point scale,
+    as on IMDb and Booking); else 5, so a 45 among 4.5s stays out of range. A column within
+    [0, 100] is on a percent-like scale only where its name or a value says so.
 
     Example:
         >>> rating_scale("rating", ["8.5/10", "7.2", 9]), rating_scale("score_100", [87, 92])
         (10.0, 100.0)
         >>> rating_scale("rating", ["9", "10", "8"]), rating_scale("rating", ["45", "43"])
-        (5.0, 5.0)
+        (10.0, 5.0)
     """
     scores = [score for score in map(_bare_score, values) if score is not None]
     if not scores or max(scores) <= 5:
@@ -322,7 +325,9 @@ def rating_scale(name: str, values: Sequence[Any]) -> float:
                 stated = _stated_scale(value)
                 if stated is not None:
                     break
-    return stated if stated is not None and max(scores) <= stated else 5.0
+    if stated is not None and max(scores) <= stated:
+        return stated
+    return 10.0 if max(scores) <= 10 else 5.0
 
 
 @lru_cache(maxsize=4096)
@@ -339,11 +344,12 @@ def _stated_scale(text: str) -> float | None:
 
 
 def _on_scale(judge: Callable[[Any], str], scale: float) -> Callable[[Any], str]:
-    """``judge`` with bare scores up to ``scale`` accepted."""
+    """``judge`` with bare scores up to ``scale`` accepted (a score written with all of a
+    float's digits, "9.99590570719603", is as much a score as "10.0")."""
 
     def judge_on_scale(value: Any) -> str:
         reason = judge(value)
-        if reason == "out of range":
+        if reason in ("out of range", "not a rating"):
             score = _bare_score(value)
             if score is not None and score <= scale:
                 return ""

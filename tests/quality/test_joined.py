@@ -1,5 +1,5 @@
 """Joined values and interface text (issue 22): each class with a value from the labelled
-corpora (``tests/data/devcorpus``) and a synthetic one of the same class that is in neither."""
+corpora (``devcorpus``) and a synthetic one of the same class that is in neither."""
 
 from __future__ import annotations
 
