@@ -115,3 +115,34 @@ def real_data_crawls() -> str:
 def real_data_disagreements() -> str:
     """Every disagreement with the expert labels, as a list."""
     return "".join(f"- {text}\n" for text in _report()["disagreements"])
+
+
+def judge_signals() -> str:
+    """Each column-consistency signal's catches and false positives, by leave-one-corpus-out
+    (``benchmarks/judge_signals.py --save``)."""
+    report = json.loads(BENCHMARKS.read_text(encoding="utf-8"))["judge_signals"]
+    rows = []
+    for signal, folds in report.items():
+        if not isinstance(folds, dict):
+            continue
+        for corpus, fold in folds.items():
+            if corpus == "shipped":
+                continue
+            setting = ", ".join(f"{key} {value}" for key, value in fold["setting"].items())
+            rows.append(
+                [
+                    f"`{signal}`",
+                    f"`{corpus}`",
+                    f"{fold['catches']} of {fold['invalid_accepted']}",
+                    f"{fold['false_positives']} of {fold['valid_accepted']}",
+                    setting,
+                ]
+            )
+    headers = [
+        "signal",
+        "left out",
+        "catches (of the invalid values the judge accepts without it)",
+        "false positives (of the valid values it accepts)",
+        "setting tuned on the other corpora",
+    ]
+    return table(headers, rows)

@@ -150,3 +150,23 @@ def test_a_sealed_batch_is_saved_apart_and_its_first_score_is_kept(tmp_path, mon
     real_data.main(["--sealed", str(batch), "--save", "--rescore", "--quiet"])
     entry = json.loads((tmp_path / "results.json").read_text())["real_data_sealed"]["sealed9"]
     assert entry["first"] == first and len(entry["later"]) == 1
+
+
+@pytest.mark.slow
+def test_the_saved_signal_figures_are_the_measured_ones():
+    for name in OPEN_CORPORA:
+        corpus_or_skip(name)
+    import judge_signals
+
+    saved = json.loads((ROOT / "benchmarks" / "results.json").read_text())["judge_signals"]
+    measured = json.loads(json.dumps(judge_signals.main([])))
+    assert saved == measured
+
+
+def test_the_shipped_shift_setting_is_the_one_every_fold_chose():
+    from rlm_gym.quality.shapes import SHAPE_SETTINGS
+
+    saved = json.loads((ROOT / "benchmarks" / "results.json").read_text())["judge_signals"]
+    folds = [fold for corpus, fold in saved["shift"].items() if corpus != "shipped"]
+    assert all(fold["setting"] == SHAPE_SETTINGS for fold in folds)
+    assert saved["shift"]["shipped"]["setting"] == SHAPE_SETTINGS

@@ -1,0 +1,190 @@
+"""Each column-consistency signal of the value judge, measured apart, tuned by leave-one-corpus-out.
+
+For every labelled value of the open corpora (``rlm_gym.quality.corpora.OPEN_CORPORA``; never a
+sealed one) the judge's own verdict is taken *without* the signal, and the signal's flag beside
+it. A signal's worth is what it adds:
+
+- catches: labelled-invalid values the judge accepts and the signal flags;
+- false positives: labelled-valid values the judge accepts and the signal flags.
+
+Settings are chosen by leave-one-corpus-out: for each corpus, the setting with the best
+``catches - PENALTY x false positives`` on the *other* corpora is scored on the one left out,
+so the reported figures never rest on a setting tuned on the corpus they are measured on.
+
+Signals: ``shift`` (:mod:`rlm_gym.quality.shapes`: a record whose values have their columns'
+minority shape — a number among words, words among numbers, a URL — in several columns at
+once is shifted).
+
+Usage:
+    python benchmarks/judge_signals.py [--save]
+
+With ``--save`` the figures go to ``benchmarks/results.json`` under ``judge_signals``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import save_results
+
+from rlm_gym.quality import shapes
+from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
+from rlm_gym.quality.judge import judge_items
+
+PENALTY = 5
+"""A false positive costs five catches: valid values must stay accepted (bar 0.97)."""
+
+GRID = {"shift_columns": (2, 3, 4, 5), "min_values": (5, 10, 20)}
+"""The settings tried for the ``shift`` signal."""
+
+_ABSENT = object()
+
+
+def _position(items: Sequence[Any], field: Any, value: Any) -> int | None:
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        held = item.get(field, _ABSENT)
+        if (value is None and held is _ABSENT) or (held is not _ABSENT and held == value):
+            return index
+    return None
+
+
+def labelled_rows(name: str) -> list[dict[str, Any]]:
+    """One row per labelled value of corpus ``name``: its label, the judge's verdict without
+    the shift signal, and the value's place among its crawl's accepted columns."""
+    rows = []
+    off = {"shift_columns": 10**9}
+    with mock.patch.dict(shapes.SHAPE_SETTINGS, off):
+        for crawl, label in load_corpus(corpus_dir(name)):
+            required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
+            judgement = judge_items(crawl["data"], required)
+            columns = shapes.accepted_columns(judgement.distinct, judgement.reasons)
+            names = list(judgement.reasons)
+            for entry in label["values"]:
+                field, value = entry["field"], entry["value"]
+                index = _position(judgement.distinct, field, value)
+                if index is None or field not in judgement.reasons:
+                    continue
+                rows.append(
+                    {
+                        "corpus": name,
+                        "line": label["line"],
+                        "field": field,
+                        "value": value,
+                        "valid": entry["valid"],
+                        "accepted": judgement.reasons[field][index] == "",
+                        "columns": columns,
+                        "column": names.index(field),
+                        "index": index,
+                    }
+                )
+    return rows
+
+
+def shift_flags(rows: Sequence[dict[str, Any]], setting: dict[str, Any]) -> list[bool]:
+    """Whether the shift signal with ``setting`` flags each row's value."""
+    cache: dict[int, list[set[int]]] = {}
+    flags = []
+    for row in rows:
+        key = id(row["columns"])
+        if key not in cache:
+            cache[key] = shapes.shifted_records(
+                row["columns"], setting["shift_columns"], setting["min_values"]
+            )
+        flags.append(row["index"] in cache[key][row["column"]])
+    return flags
+
+
+def tally(rows: Sequence[dict[str, Any]], flags: Sequence[bool]) -> dict[str, int]:
+    """Catches and false positives of a signal over rows the judge accepts."""
+    counts = {"catches": 0, "false_positives": 0, "invalid_accepted": 0, "valid_accepted": 0}
+    for row, flag in zip(rows, flags, strict=True):
+        if not row["accepted"]:
+            continue
+        key = "valid_accepted" if row["valid"] else "invalid_accepted"
+        counts[key] += 1
+        if flag:
+            counts["false_positives" if row["valid"] else "catches"] += 1
+    return counts
+
+
+def settings() -> list[dict[str, Any]]:
+    keys = list(GRID)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*GRID.values())]
+
+
+def _score(counts: dict[str, int]) -> int:
+    return counts["catches"] - PENALTY * counts["false_positives"]
+
+
+def leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """For each corpus: the setting best on the others, and its figures on the one left out."""
+    grid = settings()
+    flags = {
+        name: [shift_flags(rows, setting) for setting in grid] for name, rows in by_corpus.items()
+    }
+    counts = {
+        name: [tally(rows, flags[name][i]) for i in range(len(grid))]
+        for name, rows in by_corpus.items()
+    }
+    report = {}
+    for left_out in by_corpus:
+        others = [name for name in by_corpus if name != left_out]
+        best = max(
+            range(len(grid)),
+            key=lambda i: (sum(_score(counts[name][i]) for name in others), -i),
+        )
+        report[left_out] = {
+            "setting": grid[best],
+            **counts[left_out][best],
+            "flagged": [
+                f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
+                f"({'valid' if row['valid'] else 'invalid'})"
+                for row, flag in zip(by_corpus[left_out], flags[left_out][best], strict=True)
+                if flag and row["accepted"]
+            ],
+        }
+    current = {**shapes.SHAPE_SETTINGS}
+    report["shipped"] = {
+        "setting": current,
+        **{name: tally(rows, shift_flags(rows, current)) for name, rows in by_corpus.items()},
+    }
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--save", action="store_true", help="write benchmarks/results.json")
+    args = parser.parse_args(argv)
+    by_corpus = {name: labelled_rows(name) for name in OPEN_CORPORA}
+    report = {"shift": leave_one_corpus_out(by_corpus), "penalty": PENALTY}
+    print("shift signal, leave-one-corpus-out (setting tuned on the other corpora):")
+    for name in OPEN_CORPORA:
+        row = report["shift"][name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4} "
+            f"accepted valid; setting {row['setting']}"
+        )
+        for text in row["flagged"]:
+            print(f"      {text}")
+    print(f"shipped setting {report['shift']['shipped']['setting']}:")
+    for name in OPEN_CORPORA:
+        row = report["shift"]["shipped"][name]
+        print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+    if args.save:
+        save_results("judge_signals", report)
+    return report
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
