@@ -67,13 +67,19 @@ def labelled_rows(name: str) -> list[dict[str, Any]]:
         for crawl, label in load_corpus(corpus_dir(name)):
             required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
             judgement = judge_items(crawl["data"], required)
-            columns = shapes.accepted_columns(judgement.distinct, judgement.reasons)
-            names = list(judgement.reasons)
+            checked = {
+                name: verdicts
+                for name, verdicts in judgement.reasons.items()
+                if judgement.types[name] in shapes.SHIFT_TYPES
+            }
+            columns = shapes.accepted_columns(judgement.distinct, checked)
+            names = list(checked)
             for entry in label["values"]:
                 field, value = entry["field"], entry["value"]
                 index = _position(judgement.distinct, field, value)
                 if index is None or field not in judgement.reasons:
                     continue
+                column = names.index(field) if field in checked else None
                 rows.append(
                     {
                         "corpus": name,
@@ -83,7 +89,7 @@ def labelled_rows(name: str) -> list[dict[str, Any]]:
                         "valid": entry["valid"],
                         "accepted": judgement.reasons[field][index] == "",
                         "columns": columns,
-                        "column": names.index(field),
+                        "column": column,
                         "index": index,
                     }
                 )
@@ -100,7 +106,8 @@ def shift_flags(rows: Sequence[dict[str, Any]], setting: dict[str, Any]) -> list
             cache[key] = shapes.shifted_records(
                 row["columns"], setting["shift_columns"], setting["min_values"]
             )
-        flags.append(row["index"] in cache[key][row["column"]])
+        column = row["column"]
+        flags.append(column is not None and row["index"] in cache[key][column])
     return flags
 
 

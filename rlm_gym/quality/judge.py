@@ -63,7 +63,7 @@ from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.roles import field_roles, is_item_content
-from rlm_gym.quality.shapes import SHAPE_SETTINGS, accepted_columns, shifted_records
+from rlm_gym.quality.shapes import SHAPE_SETTINGS, SHIFT_TYPES, accepted_columns, shifted_records
 from rlm_gym.quality.values import check_value
 
 __all__ = [
@@ -379,14 +379,18 @@ def _in_context(
     return judge_in_context
 
 
-def _mark_shifted_records(distinct: Sequence[Any], reasons: dict[Any, list[str]]) -> None:
+def _mark_shifted_records(
+    distinct: Sequence[Any], reasons: dict[Any, list[str]], types: dict[Any, str]
+) -> None:
     """Accepted values of records shifted against their columns (:mod:`.shapes`) become
     shifted-column values: a year in the address column on the rows where the town column
-    holds a latitude and the condition column a URL."""
-    if len(reasons) < SHAPE_SETTINGS["shift_columns"]:
+    holds a latitude and the condition column a URL. Only columns of free text and links are
+    read: typed columns check their values' form themselves."""
+    checked = {name: verdicts for name, verdicts in reasons.items() if types[name] in SHIFT_TYPES}
+    if len(checked) < SHAPE_SETTINGS["shift_columns"]:
         return
-    shifted = shifted_records(accepted_columns(distinct, reasons))
-    for verdicts, rows in zip(reasons.values(), shifted, strict=True):
+    shifted = shifted_records(accepted_columns(distinct, checked))
+    for verdicts, rows in zip(checked.values(), shifted, strict=True):
         for index in rows:
             verdicts[index] = SHIFTED_COLUMN
 
@@ -479,7 +483,7 @@ def judge_items(
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]
         reasons[name] = verdicts
-    _mark_shifted_records(distinct, reasons)
+    _mark_shifted_records(distinct, reasons, types)
     return Judgement(
         fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type
     )

@@ -38,6 +38,7 @@ from typing import Any
 
 __all__ = [
     "SHAPE_SETTINGS",
+    "SHIFT_TYPES",
     "UNIT_LETTERS",
     "accepted_columns",
     "shape_of_value",
@@ -50,6 +51,10 @@ SHAPE_SETTINGS: dict[str, int] = {
 }
 """When a record is shifted: the fewest columns in which its values have the minority shape,
 and the fewest shaped values a column needs to have a majority shape."""
+
+SHIFT_TYPES = ("text", "url")
+"""The column types whose values the judge reads for shifted records (typed columns check
+their values' form themselves)."""
 
 UNIT_LETTERS = 3
 """Most letters a number may carry and stay a number: a unit or currency ("Kč", "m2", "EUR")."""
