@@ -13,7 +13,9 @@ so the reported figures never rest on a setting tuned on the corpus they are mea
 
 Signals: ``shift`` (:mod:`rlm_gym.quality.shapes`: a record whose values have their columns'
 minority shape — a number among words, words among numbers, a URL — in several columns at
-once is shifted).
+once is shifted) and ``glued`` (:mod:`rlm_gym.quality.joined`: a detail box's labelled fields
+glued into one text, "Area 71 SQ. M.Room 2Floor"; no setting to tune, its length limit
+``GLUED_FIELDS_MAX_CHARS`` was set by hand).
 
 Usage:
     python benchmarks/judge_signals.py [--save]
@@ -35,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import shapes
+from rlm_gym.quality import joined, shapes
 from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
 from rlm_gym.quality.judge import judge_items
 
@@ -63,7 +65,10 @@ def labelled_rows(name: str) -> list[dict[str, Any]]:
     the shift signal, and the value's place among its crawl's accepted columns."""
     rows = []
     off = {"shift_columns": 10**9}
-    with mock.patch.dict(shapes.SHAPE_SETTINGS, off):
+    with (
+        mock.patch.dict(shapes.SHAPE_SETTINGS, off),
+        mock.patch.object(joined, "_glued_fields", return_value=False),
+    ):
         for crawl, label in load_corpus(corpus_dir(name)):
             required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
             judgement = judge_items(crawl["data"], required)
@@ -88,6 +93,7 @@ def labelled_rows(name: str) -> list[dict[str, Any]]:
                         "value": value,
                         "valid": entry["valid"],
                         "accepted": judgement.reasons[field][index] == "",
+                        "type": judgement.types[field],
                         "columns": columns,
                         "column": column,
                         "index": index,
@@ -109,6 +115,18 @@ def shift_flags(rows: Sequence[dict[str, Any]], setting: dict[str, Any]) -> list
         column = row["column"]
         flags.append(column is not None and row["index"] in cache[key][column])
     return flags
+
+
+def glued_flags(rows: Sequence[dict[str, Any]]) -> list[bool]:
+    """Whether the glued-fields rule flags each row's value (as the judge: in every column but
+    price, phone, e-mail and URL columns, which have their own joined-value rules)."""
+    return [
+        row["type"] not in ("price", "phone", "email", "url")
+        and isinstance(row["value"], str)
+        and len(row["value"].strip()) <= joined.GLUED_FIELDS_MAX_CHARS
+        and joined._glued_fields(row["value"].strip())
+        for row in rows
+    ]
 
 
 def tally(rows: Sequence[dict[str, Any]], flags: Sequence[bool]) -> dict[str, int]:
@@ -173,7 +191,19 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--save", action="store_true", help="write benchmarks/results.json")
     args = parser.parse_args(argv)
     by_corpus = {name: labelled_rows(name) for name in OPEN_CORPORA}
-    report = {"shift": leave_one_corpus_out(by_corpus), "penalty": PENALTY}
+    glued = {}
+    for name, rows in by_corpus.items():
+        flags = glued_flags(rows)
+        glued[name] = {
+            **tally(rows, flags),
+            "flagged": [
+                f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
+                f"({'valid' if row['valid'] else 'invalid'})"
+                for row, flag in zip(rows, flags, strict=True)
+                if flag and row["accepted"]
+            ],
+        }
+    report = {"shift": leave_one_corpus_out(by_corpus), "glued": glued, "penalty": PENALTY}
     print("shift signal, leave-one-corpus-out (setting tuned on the other corpora):")
     for name in OPEN_CORPORA:
         row = report["shift"][name]
@@ -188,6 +218,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     for name in OPEN_CORPORA:
         row = report["shift"]["shipped"][name]
         print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+    print("glued signal (no setting):")
+    for name in OPEN_CORPORA:
+        row = report["glued"][name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4}"
+        )
     if args.save:
         save_results("judge_signals", report)
     return report

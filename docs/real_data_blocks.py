@@ -128,7 +128,12 @@ def judge_signals() -> str:
         for corpus, fold in folds.items():
             if corpus == "shipped":
                 continue
-            setting = ", ".join(f"{key} {value}" for key, value in fold["setting"].items())
+            tuned = fold.get("setting")
+            setting = (
+                ", ".join(f"{key} {value}" for key, value in tuned.items())
+                if tuned
+                else "none (a fixed rule)"
+            )
             rows.append(
                 [
                     f"`{signal}`",
