@@ -151,3 +151,25 @@ def judge_signals() -> str:
         "setting tuned on the other corpora",
     ]
     return table(headers, rows)
+
+
+def stress_locales() -> str:
+    """Valid values accepted on the generated stress set, per locale below the bar
+    (``benchmarks/stress_locales.py --save``)."""
+    report = json.loads(BENCHMARKS.read_text(encoding="utf-8"))["stress_locales"]
+    head = (
+        f"Faker {report['faker']} (seed {report['seed']}), {report['locales']} locales, "
+        f"{report['items_per_locale']} records each, {report['values']:,} values: "
+        f"**{report['valid_accepted']:.3f}** accepted; "
+        f"{report['locales'] - len(report['locales_below_bar'])} of {report['locales']} locales "
+        f"at ≥ {report['bar']:.2f}.\n\n"
+    )
+    rows = []
+    for row in report["per_locale"]:
+        if row["locale"] not in report["locales_below_bar"]:
+            continue
+        examples = "; ".join(
+            f"{field}: {', '.join(values[:2])}" for field, values in row["rejected"].items()
+        )
+        rows.append([f"`{row['locale']}`", f"{row['valid_accepted']:.3f}", examples])
+    return head + table(["locale below the bar", "valid accepted", "rejected (examples)"], rows)

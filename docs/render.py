@@ -46,6 +46,7 @@ from real_data_blocks import (
     real_data_disagreements,
     real_data_figures,
     real_data_groups,
+    stress_locales,
 )
 from reliable_blocks import RELIABLE_BLOCKS
 from runtime_blocks import runtime_blocks
@@ -317,6 +318,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_crawls": real_data_crawls,
     "real_data_disagreements": real_data_disagreements,
     "judge_signals": judge_signals,
+    "stress_locales": stress_locales,
     "score_explain": score_explain,
     "judge_libraries": judge_libraries,
     "performance": performance,
