@@ -1,4 +1,4 @@
-"""Valid values accepted across languages: a generated stress set, every role in every locale.
+"""Valid values accepted across languages: a generated stress set, eight roles in every locale.
 
 For every locale of Faker (pinned in the ``tables`` extra), ``ITEMS`` records are generated
 with a fixed seed — a person's name, a company, an address, a city, a job title, a phone
