@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import joined, shapes
+from rlm_gym.quality import joined, shapes, values
 from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
 from rlm_gym.quality.judge import judge_items
 
@@ -65,6 +65,9 @@ def labelled_rows(name: str) -> list[dict[str, Any]]:
     the shift signal, and the value's place among its crawl's accepted columns."""
     rows = []
     off = {"shift_columns": 10**9}
+    # The value checks are cached per text: verdicts cached with the glued rule on (by an
+    # earlier scoring in this process) would leak into the judge without it, and back.
+    values._check_string.cache_clear()
     with (
         mock.patch.dict(shapes.SHAPE_SETTINGS, off),
         mock.patch.object(joined, "_glued_fields", return_value=False),
@@ -99,6 +102,7 @@ def labelled_rows(name: str) -> list[dict[str, Any]]:
                         "index": index,
                     }
                 )
+    values._check_string.cache_clear()
     return rows
 
 
