@@ -37,9 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import joined, shapes, values
+from rlm_gym.quality import joined, kinds, shapes, values, vocab
 from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
 from rlm_gym.quality.judge import judge_items
+from rlm_gym.quality.numbers import amounts
 
 PENALTY = 5
 """A false positive costs five catches: valid values must stay accepted (bar 0.97)."""
@@ -133,6 +134,60 @@ def glued_flags(rows: Sequence[dict[str, Any]]) -> list[bool]:
     ]
 
 
+def _clear_value_caches() -> None:
+    values._check_string.cache_clear()
+    kinds._value_kind_cached.cache_clear()
+
+
+def _labelled_verdicts(name: str) -> list[tuple[dict[str, Any], bool]]:
+    """Each labelled value of corpus ``name`` with whether the whole judge accepts it."""
+    out = []
+    for crawl, label in load_corpus(corpus_dir(name)):
+        required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
+        judgement = judge_items(crawl["data"], required)
+        for entry in label["values"]:
+            field = entry["field"]
+            index = _position(judgement.distinct, field, entry["value"])
+            if index is not None and field in judgement.reasons:
+                out.append(
+                    ({**entry, "line": label["line"]}, judgement.reasons[field][index] == "")
+                )
+    return out
+
+
+def scale_words(name: str) -> dict[str, Any]:
+    """What CLDR's long scale words (``CLDR_SCALE_WORDS``: "Millionen", "miliar", "crore")
+    change on corpus ``name``: labelled values whose amount they give a magnitude, and verdicts
+    they turn, valid or invalid (a fixed table: nothing tuned)."""
+    tables = vocab.load_tables()
+    only_long = set(tables["CLDR_SCALE_WORDS"]) - set(tables["CLDR_NUMBER_SUFFIXES"])
+    only_long -= set(tables["NUMBER_SUFFIXES"])
+    without = {
+        word: value for word, value in vocab.NUMBER_SUFFIXES.items() if word not in only_long
+    }
+    _clear_value_caches()
+    with mock.patch.object(vocab, "NUMBER_SUFFIXES", without):
+        before = _labelled_verdicts(name)
+        before_amounts = [
+            amounts(e["value"]) if isinstance(e["value"], str) else None for e, _ in before
+        ]
+    _clear_value_caches()
+    after = _labelled_verdicts(name)
+    counts = {"read": 0, "valid_accepted_gained": 0, "valid_accepted_lost": 0}
+    counts |= {"invalid_rejected_gained": 0, "invalid_rejected_lost": 0}
+    examples = []
+    for (entry, was), (_, now), old in zip(before, after, before_amounts, strict=True):
+        if old is not None and amounts(entry["value"]) != old:
+            counts["read"] += 1
+            if len(examples) < 5:
+                examples.append(f"line {entry['line']} {entry['field']}={entry['value'][:40]!r}")
+        if was != now:
+            valid = "valid_accepted" if entry["valid"] else "invalid_rejected"
+            gained = now if entry["valid"] else was
+            counts[f"{valid}_{'gained' if gained else 'lost'}"] += 1
+    return {**counts, "values": len(after), "read_examples": examples}
+
+
 def tally(rows: Sequence[dict[str, Any]], flags: Sequence[bool]) -> dict[str, int]:
     """Catches and false positives of a signal over rows the judge accepts."""
     counts = {"catches": 0, "false_positives": 0, "invalid_accepted": 0, "valid_accepted": 0}
@@ -208,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             ],
         }
     report = {"shift": leave_one_corpus_out(by_corpus), "glued": glued, "penalty": PENALTY}
+    report["scale_words"] = {name: scale_words(name) for name in OPEN_CORPORA}
     print("shift signal, leave-one-corpus-out (setting tuned on the other corpora):")
     for name in OPEN_CORPORA:
         row = report["shift"][name]
@@ -229,6 +285,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
             f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4}"
         )
+    print("scale words (CLDR's long compact forms; a fixed table):")
+    for name in OPEN_CORPORA:
+        row = report["scale_words"][name]
+        print(
+            f"  {name:<10} amounts read with a scale word {row['read']:>3} of {row['values']}; "
+            f"valid accepted +{row['valid_accepted_gained']} -{row['valid_accepted_lost']}, "
+            f"invalid rejected +{row['invalid_rejected_gained']} -{row['invalid_rejected_lost']}"
+        )
+        for text in row["read_examples"]:
+            print(f"      {text}")
     if args.save:
         save_results("judge_signals", report)
     return report

@@ -123,8 +123,8 @@ def judge_signals() -> str:
     report = json.loads(BENCHMARKS.read_text(encoding="utf-8"))["judge_signals"]
     rows = []
     for signal, folds in report.items():
-        if not isinstance(folds, dict):
-            continue
+        if not isinstance(folds, dict) or signal == "scale_words":
+            continue  # the scale words are a table, not a flag: judge_scale_words shows them
         for corpus, fold in folds.items():
             if corpus == "shipped":
                 continue
@@ -149,6 +149,30 @@ def judge_signals() -> str:
         "catches (of the invalid values the judge accepts without it)",
         "false positives (of the valid values it accepts)",
         "setting tuned on the other corpora",
+    ]
+    return table(headers, rows)
+
+
+def judge_scale_words() -> str:
+    """What CLDR's long scale words change per corpus: amounts given their magnitude and
+    verdicts turned (``benchmarks/judge_signals.py --save``)."""
+    report = json.loads(BENCHMARKS.read_text(encoding="utf-8"))["judge_signals"]["scale_words"]
+    rows = [
+        [
+            f"`{corpus}`",
+            f"{row['read']} of {row['values']}",
+            f"+{row['valid_accepted_gained']} / -{row['valid_accepted_lost']}",
+            f"+{row['invalid_rejected_gained']} / -{row['invalid_rejected_lost']}",
+            ", ".join(f"`{text.split('=', 1)[1]}`" for text in row["read_examples"][:2]) or "—",
+        ]
+        for corpus, row in report.items()
+    ]
+    headers = [
+        "corpus",
+        "labelled values read with a scale word",
+        "valid accepted (gained / lost)",
+        "invalid rejected (gained / lost)",
+        "e.g.",
     ]
     return table(headers, rows)
 

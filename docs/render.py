@@ -41,6 +41,7 @@ from cli_blocks import cli_reference
 from cost_blocks import study_cost
 from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
+    judge_scale_words,
     judge_signals,
     real_data_crawls,
     real_data_disagreements,
@@ -318,6 +319,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_crawls": real_data_crawls,
     "real_data_disagreements": real_data_disagreements,
     "judge_signals": judge_signals,
+    "judge_scale_words": judge_scale_words,
     "stress_locales": stress_locales,
     "score_explain": score_explain,
     "judge_libraries": judge_libraries,
