@@ -15,7 +15,12 @@ Signals: ``shift`` (:mod:`rlm_gym.quality.shapes`: a record whose values have th
 minority shape — a number among words, words among numbers, a URL — in several columns at
 once is shifted) and ``glued`` (:mod:`rlm_gym.quality.joined`: a detail box's labelled fields
 glued into one text, "Area 71 SQ. M.Room 2Floor"; no setting to tune, its length limit
-``GLUED_FIELDS_MAX_CHARS`` was set by hand).
+``GLUED_FIELDS_MAX_CHARS`` was set by hand), and the constant-column rules of
+:mod:`rlm_gym.quality.constant` (``stale_links``: one link on every record; ``widget_labels``:
+one text on every record of several columns, rejected by one), each switched off alone against
+the whole judge (fixed rules: nothing tuned). ``scale_words`` is no flag but a table (CLDR's
+long compact forms, "Millionen", "miliar"): what it changes is counted — amounts it gives a
+magnitude, verdicts it turns.
 
 Usage:
     python benchmarks/judge_signals.py [--save]
@@ -37,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import joined, kinds, shapes, values, vocab
+from rlm_gym.quality import constant, joined, kinds, shapes, values, vocab
 from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
 from rlm_gym.quality.judge import judge_items
 from rlm_gym.quality.numbers import amounts
@@ -155,7 +160,30 @@ def _labelled_verdicts(name: str) -> list[tuple[dict[str, Any], bool]]:
     return out
 
 
-def scale_words(name: str) -> dict[str, Any]:
+def constant_rule(
+    name: str, rule: str, judged: list[tuple[dict[str, Any], bool]]
+) -> dict[str, Any]:
+    """The catches and false positives of the constant-column ``rule``
+    (:data:`rlm_gym.quality.constant.CONSTANT_RULES`) on corpus ``name``, against ``judged``
+    (its labelled values with the whole judge's verdicts); a fixed rule, nothing tuned."""
+    with mock.patch.dict(constant.CONSTANT_RULES, {rule: False}):
+        without = _labelled_verdicts(name)
+    counts = {"catches": 0, "false_positives": 0, "invalid_accepted": 0, "valid_accepted": 0}
+    flagged = []
+    for (entry, was), (_, now) in zip(without, judged, strict=True):
+        if not was:
+            continue
+        counts["valid_accepted" if entry["valid"] else "invalid_accepted"] += 1
+        if not now:
+            counts["false_positives" if entry["valid"] else "catches"] += 1
+            flagged.append(
+                f"line {entry['line']} {entry['field']}={str(entry['value'])[:50]!r} "
+                f"({'valid' if entry['valid'] else 'invalid'})"
+            )
+    return {**counts, "flagged": flagged}
+
+
+def scale_words(name: str, judged: list[tuple[dict[str, Any], bool]]) -> dict[str, Any]:
     """What CLDR's long scale words (``CLDR_SCALE_WORDS``: "Millionen", "miliar", "crore")
     change on corpus ``name``: labelled values whose amount they give a magnitude, and verdicts
     they turn, valid or invalid (a fixed table: nothing tuned)."""
@@ -172,7 +200,7 @@ def scale_words(name: str) -> dict[str, Any]:
             amounts(e["value"]) if isinstance(e["value"], str) else None for e, _ in before
         ]
     _clear_value_caches()
-    after = _labelled_verdicts(name)
+    after = judged
     counts = {"read": 0, "valid_accepted_gained": 0, "valid_accepted_lost": 0}
     counts |= {"invalid_rejected_gained": 0, "invalid_rejected_lost": 0}
     examples = []
@@ -263,7 +291,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             ],
         }
     report = {"shift": leave_one_corpus_out(by_corpus), "glued": glued, "penalty": PENALTY}
-    report["scale_words"] = {name: scale_words(name) for name in OPEN_CORPORA}
+    _clear_value_caches()
+    judged = {name: _labelled_verdicts(name) for name in OPEN_CORPORA}
+    for rule in constant.CONSTANT_RULES:
+        report[rule] = {name: constant_rule(name, rule, judged[name]) for name in OPEN_CORPORA}
+    report["scale_words"] = {name: scale_words(name, judged[name]) for name in OPEN_CORPORA}
     print("shift signal, leave-one-corpus-out (setting tuned on the other corpora):")
     for name in OPEN_CORPORA:
         row = report["shift"][name]
@@ -285,6 +317,17 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
             f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4}"
         )
+    for rule in constant.CONSTANT_RULES:
+        print(f"{rule} (constant columns; no setting):")
+        for name in OPEN_CORPORA:
+            row = report[rule][name]
+            print(
+                f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} "
+                f"accepted invalid; false positives {row['false_positives']:>2} of "
+                f"{row['valid_accepted']:>4}"
+            )
+            for text in row["flagged"]:
+                print(f"      {text}")
     print("scale words (CLDR's long compact forms; a fixed table):")
     for name in OPEN_CORPORA:
         row = report["scale_words"][name]

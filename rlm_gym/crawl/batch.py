@@ -380,6 +380,8 @@ _REASON_WORDS = {
     "section heading": "a one- or two-word heading among sentence-long headlines",
     "not a name": "a sentence where a person's name belongs",
     "copy of another field": "the value repeats another field of the same item",
+    "widget label": "one text on every item of several columns, a wrong value in one of them: "
+    "a card's constant badge taken by their selectors",
 }
 
 

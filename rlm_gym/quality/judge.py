@@ -11,8 +11,9 @@ column-context rules follow the real-data labels:
 - **shifted column**: a field whose name means a person, name, title, comment or body holds a
   bare rating, count, price or date (``"5 sao"`` under ``comment``);
 - **page-wide value**: one value on every distinct item (at least ``PAGE_WIDE_MIN_ITEMS``) of a
-  field whose name means item-specific content (title, name, tags, body, review, link), while
-  other fields vary: the selector was not scoped to the item;
+  field whose name means item-specific content (title, name, tags, body, review, link) or
+  whose values are links, while other fields vary: the selector was not scoped to the item, or
+  the value was re-emitted from an earlier record (:mod:`rlm_gym.quality.constant`);
 - **a sentence as a name**: a field whose name means a person (author, byline, user,
   customer, reviewer) holding a text of ``NAME_MAX_WORDS`` words or more — a related headline
   or a "share your story" prompt caught by the author selector: a name is not a sentence;
@@ -56,6 +57,7 @@ from rlm_gym.quality.consistency import (
     out_of_place,
     symbol_column,
 )
+from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import field_tokens
@@ -452,7 +454,7 @@ def judge_items(
         page_wide = (
             len(dicts) >= PAGE_WIDE_MIN_ITEMS
             and len(values) == len(dicts)
-            and is_item_content(text_name)
+            and (is_item_content(text_name) or is_per_record_kind(kind))
             and _constant(values)
             and any(not _constant(other) for other in columns.values() if other is not values)
         )
@@ -483,6 +485,7 @@ def judge_items(
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]
         reasons[name] = verdicts
+    mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
     _mark_shifted_records(distinct, reasons, types)
     return Judgement(
         fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type
