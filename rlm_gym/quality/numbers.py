@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "NUMBER_RE",
     "NEGATIVE_RE",
     "PRICE_LEVEL_RE",
+    "AREA_RE",
     "parse_number",
     "finite",
     "amounts",
@@ -203,3 +205,14 @@ NEGATIVE_RE = lazy(
 
 # A price level: "$$" .. "$$$$" (a lone "$" is no level).
 PRICE_LEVEL_RE = lazy(r"^([$€£¥₹₩₽₦₫৳₺])\1{1,3}$")
+
+# A number with an area unit after it ("85 m²", "120 sq ft", "45 ㎡"): a size, in any language
+# CLDR writes units for.
+AREA_RE = lazy(
+    lambda: (
+        r"\d\s*(?:"
+        + "|".join(re.escape(unit) for unit in sorted(vocab.AREA_UNITS, key=len, reverse=True))
+        + r")(?:\s|$|[.,)])"
+    ),
+    re.IGNORECASE,
+)

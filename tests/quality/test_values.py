@@ -297,6 +297,17 @@ def test_structured_prices_need_a_positive_amount():
     assert check_value("price", {"value": 0, "currency": "EUR"}) == "zero amount"
 
 
+def test_a_size_without_a_currency_is_no_price_in_any_language():
+    # the area units come from CLDR (tools/build_tables.py): "m²", "㎡", "ft²", "hektar"
+    for size in ("13 m²", "45 ㎡", "1,200 ft²", "85 m2", "3 hektar"):
+        assert check_value("price", size) == "not a price", size
+
+
+def test_a_price_per_area_is_a_price():
+    for price in ("1.200 €/m²", "€ 12/m²", "Rp 2 jt/m2", "3 500 Kč/m²", "$2.10 / sq ft"):
+        assert check_value("price", price) == "", price
+
+
 def test_booleans_are_not_numbers_but_are_text():
     assert check_value("price", True) == "not a number"
     assert check_value("count", False) == "not a number"
