@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 
 from rlm_gym.quality import FIELD_TYPES, check_value, column_type
+from rlm_gym.quality.corpora import CorporaUnavailable, corpus_dir, read_crawls
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_DIRS = (ROOT / "tests" / "data" / "realdata", ROOT.parent / "shared" / "realdata")
 
 # Labels whose reason says the value is wrong for where it stands, not for what it is: the
 # lead's column-context checks or the labeller's hand calls (README "How the rules were applied").
@@ -38,18 +38,17 @@ CONTEXT_WHY = re.compile(
 
 
 def find_data(explicit: str | None) -> Path:
-    for candidate in ([Path(explicit)] if explicit else []) + list(DATA_DIRS):
-        if (candidate / "labels.json").exists() and (candidate / "crawls.jsonl").exists():
-            return candidate
-    raise SystemExit(f"no realdata directory with labels.json and crawls.jsonl in {DATA_DIRS}")
+    """``explicit``, else the ``realdata`` corpus (``../shared/corpora``, ``$RLM_GYM_CORPORA``)."""
+    if explicit:
+        return Path(explicit)
+    try:
+        return corpus_dir("realdata")
+    except CorporaUnavailable as error:
+        raise SystemExit(f"field_judge: {error}") from None
 
 
 def load(data: Path) -> tuple[list[dict], list[dict]]:
-    crawls = [
-        json.loads(line)
-        for line in (data / "crawls.jsonl").read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
+    crawls = read_crawls(data)  # split on "\n" only: values hold U+2028
     labels = json.loads((data / "labels.json").read_text(encoding="utf-8"))
     return crawls, labels
 

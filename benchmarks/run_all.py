@@ -30,6 +30,7 @@ BENCHMARKS = (
     ("training_share.py", []),
     ("study_cost.py", []),
     ("real_data.py", ["--save", "--quiet"]),
+    ("judge_signals.py", ["--save"]),
     ("scrapy_memory.py", []),
 )
 

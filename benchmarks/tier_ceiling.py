@@ -1,6 +1,6 @@
 """The tier agreement the crawl reward's tier formula reaches with a *perfect* value judge.
 
-Each labelled corpus ships its labelling rules as code (``tests/data/*/label.py``: the
+Each labelled corpus ships its labelling rules as code (``../shared/corpora/*/label.py``: the
 ``judge_*`` functions, the hand calls of ``OVERRIDES`` / ``ITEM_HOOKS`` and the pattern types of
 ``DATASETS``). This script puts those verdicts in place of the scorer's own — every distinct
 value of every required field judged by the labeller's code, the pattern type the label's best
@@ -10,6 +10,8 @@ judge can beat; the crawls it misses are listed with why.
 
 Usage:
     python benchmarks/tier_ceiling.py [--data DIR ...]
+
+By default ``realdata`` and ``devcorpus`` (the corpora whose rules are a ``label.py``).
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from real_data import CORPORA, TIERS_FOR_VERDICT, load_corpus
+from real_data import KEPT, TIERS_FOR_VERDICT
 
 from rlm_gym.crawl import crawl_reward, memo
+from rlm_gym.quality.corpora import corpus_dir, load_corpus
 from rlm_gym.quality.judge import MISSING, NOT_AN_ITEM, Judgement, judge_items
 
 # The labeller's reasons, as the judge's unusable reasons where they mean the same (so
@@ -122,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, action="append", help="labelled corpus dir(s)")
     args = parser.parse_args(argv)
-    reports = [measure(path) for path in (args.data or [path for _, path in CORPORA])]
+    reports = [measure(path) for path in (args.data or [corpus_dir(name) for name in KEPT])]
     total = agreed = 0
     for report in reports:
         rows = report["rows"]

@@ -42,10 +42,13 @@ from cost_blocks import study_cost
 from crawl_vector_blocks import crawl_vector_env
 from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
+    judge_scale_words,
+    judge_signals,
     real_data_crawls,
     real_data_disagreements,
     real_data_figures,
     real_data_groups,
+    stress_locales,
 )
 from recipe_blocks import demo_recipe, train_recipes
 from reliable_blocks import RELIABLE_BLOCKS
@@ -61,6 +64,8 @@ from study_blocks import (
     recipe_cost_study,
 )
 from vector_blocks import training_wrapping, vector_wrapper
+
+from rlm_gym.quality.corpora import CorporaUnavailable, corpus_dir
 
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
@@ -78,9 +83,13 @@ def pages() -> list[Path]:
     return [README, *sorted(DOCS.glob("*.md"))]
 
 
+SCORE_EXAMPLE_FILE = ("realdata", "raw/03_justdial__justdial.csv")
+"""The scraper's own CSV the ``score_explain`` block scores: a file of a labelled corpus, read
+where the corpora are (the path shown names them by ``$RLM_GYM_CORPORA``)."""
+
 SCORE_EXAMPLE = [
     "score",
-    "tests/data/realdata/raw/03_justdial__justdial.csv",
+    '"$RLM_GYM_CORPORA"/realdata/raw/03_justdial__justdial.csv',
     "--required",
     "img_link,name,rating,price",
     "--pages",
@@ -92,12 +101,19 @@ SCORE_EXAMPLE = [
 
 
 def score_explain() -> str:
-    """``rlm-gym score --explain`` on a scraper's own CSV from the corpus."""
+    """``rlm-gym score --explain`` on a scraper's own CSV from the corpus.
+
+    Raises:
+        CorporaUnavailable: the corpora are not on this machine (the block is then kept).
+    """
     from rlm_gym.cli import main
 
+    corpus, relative = SCORE_EXAMPLE_FILE
+    argv = [*SCORE_EXAMPLE]
+    argv[1] = str(corpus_dir(corpus) / relative)
     stream = io.StringIO()
     with redirect_stdout(stream):
-        main(SCORE_EXAMPLE)
+        main(argv)
     command = " ".join(["rlm-gym", *SCORE_EXAMPLE])
     return f"```console\n$ {command}\n{stream.getvalue()}```\n"
 
@@ -311,6 +327,9 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "real_data_groups": real_data_groups,
     "real_data_crawls": real_data_crawls,
     "real_data_disagreements": real_data_disagreements,
+    "judge_signals": judge_signals,
+    "judge_scale_words": judge_scale_words,
+    "stress_locales": stress_locales,
     "score_explain": score_explain,
     "judge_libraries": judge_libraries,
     "performance": performance,
@@ -356,7 +375,12 @@ def render(text: str) -> str:
         name = match.group("name")
         if name not in BLOCKS:
             raise KeyError(f"Generated block {name!r} has no renderer; known: {sorted(BLOCKS)}")
-        return match.group(1) + BLOCKS[name]() + match.group(4)
+        try:
+            return match.group(1) + BLOCKS[name]() + match.group(4)
+        except CorporaUnavailable as error:
+            # A checkout without the labelled corpora keeps the block as it is.
+            print(f"render: {name} kept unchecked: {error}", file=sys.stderr)
+            return match.group(0)
 
     return _BLOCK.sub(replace, text)
 

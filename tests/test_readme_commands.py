@@ -16,6 +16,8 @@ The rule, so a documented command can never rot unnoticed:
    next); an argument naming a file of the repository points to it.
 5. In a console block, an example whose shown output has an ``error:`` line must fail with exit
    code 2 and no traceback; every other command must exit 0.
+6. A path under ``$RLM_GYM_CORPORA/`` names a file of the labelled corpora, found as
+   ``rlm_gym.quality.corpora`` finds them; without them the command is skipped, saying why.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from rlm_gym.quality.corpora import CORPORA_ENV, CorporaUnavailable, corpus_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -126,6 +130,18 @@ def runnable_argv(words: tuple[str, ...]) -> list[str]:
     return argv
 
 
+def _corpora_path(word: str) -> str:
+    """``word`` with a leading ``$RLM_GYM_CORPORA/`` resolved (rule 6)."""
+    prefix = f"${CORPORA_ENV}/"
+    if not word.startswith(prefix):
+        return word
+    try:
+        root = corpus_dir(word[len(prefix) :].split("/", 1)[0]).parent
+    except CorporaUnavailable as error:
+        pytest.skip(f"needs the labelled corpora: {error}")
+    return str(root / word[len(prefix) :])
+
+
 def _repo_path(word: str) -> str:
     if word.startswith("-") or "/" not in word:
         return word
@@ -189,7 +205,7 @@ def _marks(command: Command) -> list[pytest.MarkDecorator]:
     [pytest.param(c, id=c.id, marks=_marks(c)) for c in COMMANDS],
 )
 def test_a_readme_command_runs(command: Command, workdir: Path):
-    argv = runnable_argv(command.words)
+    argv = [_corpora_path(word) for word in runnable_argv(command.words)]
     if argv[0] in TRAINING and "--help" not in argv:
         pytest.importorskip("stable_baselines3")
     done = subprocess.run(

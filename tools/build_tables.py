@@ -252,33 +252,55 @@ def relative_dates(codes: list[str]) -> dict[str, set[str]]:
     return {"patterns": patterns, "days": days, "units": units, "markers": markers}
 
 
+def _compact_suffixes(locale: Any, width: str) -> dict[str, float]:
+    """The scale words of one locale's compact decimal formats of ``width`` ("short": "Mio.",
+    "万"; "long": "Millionen", "lakh", "nghìn tỷ") with their multipliers."""
+    suffixes: dict[str, float] = {}
+    for forms in locale.compact_decimal_formats.get(width, {}).values():
+        for magnitude, pattern in sorted(forms.items(), key=lambda kv: int(kv[0])):
+            text = _PATTERN_LITERAL_RE.sub(lambda m: m.group()[1:-1], pattern.pattern)
+            zeros = text.count("0")
+            if not zeros or "0" * zeros not in text:
+                continue
+            tail = text.split("0" * zeros, 1)[1]
+            suffix = _norm(tail).strip("\u200f\u200e\xa0 ")
+            if (
+                not suffix
+                or len(suffix) > LONGEST_SCALE_WORD[width]
+                or any(c.isdecimal() for c in suffix)
+            ):
+                continue
+            if len(suffix.rstrip(".")) < 3 and suffix.isascii():
+                continue  # "a", "km", "mi": too short to tell from a unit after a number
+            multiplier = float(int(magnitude) // 10 ** (zeros - 1))
+            suffixes.setdefault(suffix, multiplier)
+            if suffix.endswith("."):
+                suffixes.setdefault(suffix.rstrip("."), multiplier)
+    return suffixes
+
+
+LONGEST_SCALE_WORD = {"short": 8, "long": 16}
+"""The longest scale word kept per width: long forms hold two words ("nghìn tỷ", "mila
+miliardi"); a longer tail is a phrase, not a scale word."""
+
+
 def number_words(codes: list[str]) -> dict[str, Any]:
-    """Compact-number suffixes ("Mio.", "万", "ล้าน") with their multipliers, and the decimal
-    and grouping marks of every numbering system of the languages."""
+    """Compact-number scale words with their multipliers — the short forms ("Mio.", "万",
+    "ล้าน") of every language first, then the long ones ("Millionen", "miliar", "crore"), a
+    word keeping the reading of the first language (by web use) that writes it — and the
+    decimal and grouping marks of every numbering system of the languages."""
     from babel import Locale
 
     suffixes: dict[str, float] = {}
+    long_words: dict[str, float] = {}
     decimals: set[str] = set()
     groups: set[str] = set()
     for code in codes:
         locale = Locale.parse(code.replace("-", "_"))
-        compact = locale.compact_decimal_formats.get("short", {})
-        for forms in compact.values():
-            for magnitude, pattern in sorted(forms.items(), key=lambda kv: int(kv[0])):
-                text = _PATTERN_LITERAL_RE.sub(lambda m: m.group()[1:-1], pattern.pattern)
-                zeros = text.count("0")
-                if not zeros or "0" * zeros not in text:
-                    continue
-                tail = text.split("0" * zeros, 1)[1]
-                suffix = _norm(tail).strip("\u200f\u200e\xa0 ")
-                if not suffix or len(suffix) > 8 or any(c.isdecimal() for c in suffix):
-                    continue
-                if len(suffix.rstrip(".")) < 3 and suffix.isascii():
-                    continue  # "a", "km", "mi": too short to tell from a unit after a number
-                multiplier = float(int(magnitude) // 10 ** (zeros - 1))
-                suffixes.setdefault(suffix, multiplier)
-                if suffix.endswith("."):
-                    suffixes.setdefault(suffix.rstrip("."), multiplier)
+        for suffix, multiplier in _compact_suffixes(locale, "short").items():
+            suffixes.setdefault(suffix, multiplier)
+        for suffix, multiplier in _compact_suffixes(locale, "long").items():
+            long_words.setdefault(suffix, multiplier)
         for system, symbols in locale._data["number_symbols"].items():
             if system not in locale._data.get("numbering_systems", {}).values() and system not in (
                 locale._data.get("default_numbering_system"),
@@ -287,7 +309,13 @@ def number_words(codes: list[str]) -> dict[str, Any]:
                 continue
             decimals.add(symbols.get("decimal", "."))
             groups.add(symbols.get("group", ","))
-    return {"suffixes": suffixes, "decimals": decimals, "groups": groups}
+    scale_words = {word: value for word, value in long_words.items() if word not in suffixes}
+    return {
+        "suffixes": suffixes,
+        "scale_words": scale_words,
+        "decimals": decimals,
+        "groups": groups,
+    }
 
 
 def currencies(codes: list[str]) -> dict[str, set[str]]:
@@ -393,6 +421,12 @@ def build() -> dict[str, Any]:
         "CLDR_NUMBER_SUFFIXES": {
             "doc": 'Compact-number suffixes and their multipliers ("mio." 1e6, "万" 1e4).',
             "map": dict(sorted(numbers["suffixes"].items())),
+        },
+        "CLDR_SCALE_WORDS": {
+            "doc": "Scale words of CLDR's long compact formats and their multipliers "
+            '("millionen" 1e6, "miliar" 1e9, "crore" 1e7, "nghìn tỷ" 1e12), the short ones '
+            "left to CLDR_NUMBER_SUFFIXES.",
+            "map": dict(sorted(numbers["scale_words"].items())),
         },
         "CLDR_DECIMAL_MARKS": {
             "doc": "Decimal marks of the languages' numbering systems.",

@@ -366,8 +366,8 @@ def _why_lines(fields: Mapping[str, Any]) -> list[str]:
 
 
 _TYPED_REASON_WORDS = {
-    ("rating", "out of range"): "a score above 5 (or below 0) and no other scale stated "
-    "anywhere in the crawl ('45': a 4.5 scraped x10?)",
+    ("rating", "out of range"): "a score above 5 (or below 0) in a column that goes "
+    "beyond 10, no other scale stated anywhere in the crawl ('45': a 4.5 scraped x10?)",
     ("date", "out of range"): "a year outside 1900-2100 in every calendar the value may be "
     "written in",
     ("count", "out of range"): "an infinite count",
@@ -383,6 +383,8 @@ _REASON_WORDS = {
     "section heading": "a one- or two-word heading among sentence-long headlines",
     "not a name": "a sentence where a person's name belongs",
     "copy of another field": "the value repeats another field of the same item",
+    "widget label": "one text on every item of several columns, a wrong value in one of them: "
+    "a card's constant badge taken by their selectors",
 }
 
 

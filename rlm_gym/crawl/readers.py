@@ -14,8 +14,8 @@ Scrapers write their items in a handful of shapes; :func:`read_items` takes each
 
 Bytes are decoded by :func:`decode`: a UTF-8, UTF-16 or UTF-32 byte-order mark decides; else
 strict UTF-8; else cp1252 (the Windows default that Excel and pandas ``to_csv`` on Windows
-write); else Latin-1, which never fails. Measured on the 30 raw files of
-``tests/data/realdata/raw`` (27 UTF-8, one with a BOM, 3 cp1252; CSV, TSV named ``.csv``, a JSON
+write); else Latin-1, which never fails. Measured on the 30 raw files of ``realdata/raw`` of
+the labelled corpora (27 UTF-8, one with a BOM, 3 cp1252; CSV, TSV named ``.csv``, a JSON
 array, objects written one after another, an object holding the list, a single object): every
 file's first 100 rows equal the ``data`` of its line in ``crawls.jsonl``, built independently by
 the corpus's ``build.py`` (``tests/crawl/test_readers.py``).

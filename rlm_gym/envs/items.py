@@ -2,8 +2,8 @@
 
 Every extracted row is one *entity* of the site (entity ``n`` of a pattern type always has the
 same values, and one of its fields is unique to it, so distinct entities never collide), as the
-extractor saw it. Three kinds of damage, each as the real-data corpus
-(``tests/data/realdata/README.md``, 30 real scraper outputs: 19 flawed, 2 broken) shows them:
+extractor saw it. Three kinds of damage, each as the real-data corpus (``realdata/README.md``
+of the labelled corpora, 30 real scraper outputs: 19 flawed, 2 broken) shows them:
 
 - **Systematic field breaks** (the crawl reward's "systematic defects"): an extractor that
   breaks one field on *every* item of a site. CSS selectors on irregular markup grab the wrong

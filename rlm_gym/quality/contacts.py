@@ -18,7 +18,8 @@ __all__ = ["email_reason", "phone_reason", "url_reason"]
 
 _EMAIL_RE = lazy(r"^(?:mailto:)?[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^\W\d_]{2,}$")
 _PHONE_LABEL_RE = lazy(r"^(?:tel|phone|ph|mob|mobile|cell|fax|t|m|p)\.?\s*[:.]?\s*", re.I)
-_PHONE_RE = lazy(r"^\+?[\d\s().\-/]+(?:\s*(?:ext|x|#)\.?\s*\d{1,6})?$", re.IGNORECASE)
+# A country code may sit in brackets: "(+57) 601 230 98 91", "(+358) 769930024".
+_PHONE_RE = lazy(r"^\(?\+?[\d\s().\-/]+(?:\s*(?:ext|x|#)\.?\s*\d{1,6})?$", re.IGNORECASE)
 _URL_RE = lazy(
     r"^https?://(?:[^\s/@]+@)?(?:[^\s/:?#.]+\.)+[^\s/:?#.]+\.?(?::\d{1,5})?(?:[/?#]\S*)?$|"
     r"^https?://(?:localhost|\[[0-9a-f:]+\])(?::\d{1,5})?(?:[/?#]\S*)?$",

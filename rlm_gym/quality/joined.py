@@ -5,8 +5,9 @@ or the page's own link and button texts.
 - **joined values**: two amounts glued into one price ("Price: $9,980$165/mo est."), two or
   more phone numbers or e-mail addresses in one field ("0101-555-0101, 0102-555-0102"), two
   clock-time ranges glued without a separator ("08:00 - 16:0017:30 - 22:00"), two URLs glued
-  together, or a relative link glued onto a site's search URL
-  ("https://shop.example/search?q=lamp/item/12");
+  together, a relative link glued onto a site's search URL
+  ("https://shop.example/search?q=lamp/item/12"), or a detail box's labelled fields glued
+  into one text ("Area 71 SQ. M.Room 2Floor/Storeys 5/5");
 - **ui text**: a value that is a link or button text of the page (``UI_PHRASES`` of
   ``tables/junk.json``: "READ MORE", "» Share your article …", "Xem thêm"), or content with
   one glued to its end ("…super fast processorREAD MORE").
@@ -25,7 +26,14 @@ import re
 from rlm_gym.quality import vocab
 from rlm_gym.quality.lazy_regex import lazy
 
-__all__ = ["JOINED_VALUES", "UI_TEXT", "joined_reason", "repeated", "ui_text"]
+__all__ = [
+    "GLUED_FIELDS_MAX_CHARS",
+    "JOINED_VALUES",
+    "UI_TEXT",
+    "joined_reason",
+    "repeated",
+    "ui_text",
+]
 
 JOINED_VALUES = "joined values"
 UI_TEXT = "ui text"
@@ -37,6 +45,15 @@ _AMOUNT = r"\d[\d.,\u00a0 ]*\d|\d"
 _GLUED_AMOUNTS_RE = lazy(
     rf"[{_SIGNS}]\s?(?:{_AMOUNT})[{_SIGNS}]\s?\d|\d[{_SIGNS}](?:{_AMOUNT})\s?[{_SIGNS}]"
 )
+GLUED_FIELDS_MAX_CHARS = 80
+"""Longest text read for glued fields: a detail-box blob is short; prose runs words into
+numbers in headlines and lists."""
+
+# Cased scripts only (Latin, Greek, Cyrillic): a capital letter is where a glued label starts.
+_UPPER = "A-ZÀ-ÖØ-ÞΆΈ-ΊΌΎΏΑ-ΩА-ЯЁ"
+_LOWER = "a-zß-öø-ÿά-ώа-яё"
+_NUMBER_THEN_WORD_RE = lazy(rf"\d[{_UPPER}][{_LOWER}]")
+_WORD_THEN_WORD_RE = lazy(rf"(?:[{_LOWER}]{{3}}|\.)[{_UPPER}][{_LOWER}]")
 _GLUED_TIMES_RE = lazy(r"\b\d{1,2}:\d{2}\d{1,2}:\d{2}\b|\d:\d{2}(?:\s*[ap]m)?\d{1,2}:\d{2}", re.I)
 _TWO_EMAILS_RE = lazy(r"@[^@]*[\s,;/|][^@]*@")
 _PHONE_SPLIT_RE = lazy(r"\s*(?:[,;|\n]|\s/\s|\bor\b|\bou\b|\boder\b|\bo\b)\s*", re.I)
@@ -130,7 +147,19 @@ def joined_reason(field_type: str, text: str) -> str:
         return ""
     if ":" in text and _GLUED_TIMES_RE.search(text):
         return JOINED_VALUES
+    if len(text) <= GLUED_FIELDS_MAX_CHARS and _glued_fields(text):
+        return JOINED_VALUES
     return JOINED_VALUES if len(text) <= 300 and repeated(text) else ""
+
+
+def _glued_fields(text: str) -> bool:
+    """Labelled fields of a detail box glued without separators ("Area 71 SQ. M.Room 2Floor/
+    Storeys 5/5"): a number running into a capitalised word, and one more capitalised word
+    glued to the end of another or to a full stop. One join alone is a name ("iPhone 15Pro")."""
+    glued_to_number = len(_NUMBER_THEN_WORD_RE.findall(text))
+    if not glued_to_number:
+        return False
+    return glued_to_number + len(_WORD_THEN_WORD_RE.findall(text)) >= 2
 
 
 def _clean_start(text: str) -> str:

@@ -11,8 +11,9 @@ column-context rules follow the real-data labels:
 - **shifted column**: a field whose name means a person, name, title, comment or body holds a
   bare rating, count, price or date (``"5 sao"`` under ``comment``);
 - **page-wide value**: one value on every distinct item (at least ``PAGE_WIDE_MIN_ITEMS``) of a
-  field whose name means item-specific content (title, name, tags, body, review, link), while
-  other fields vary: the selector was not scoped to the item;
+  field whose name means item-specific content (title, name, tags, body, review, link) or
+  whose values are links, while other fields vary: the selector was not scoped to the item, or
+  the value was re-emitted from an earlier record (:mod:`rlm_gym.quality.constant`);
 - **a sentence as a name**: a field whose name means a person (author, byline, user,
   customer, reviewer) holding a text of ``NAME_MAX_WORDS`` words or more — a related headline
   or a "share your story" prompt caught by the author selector: a name is not a sentence;
@@ -56,6 +57,7 @@ from rlm_gym.quality.consistency import (
     out_of_place,
     symbol_column,
 )
+from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.names import field_tokens
@@ -63,6 +65,7 @@ from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.roles import field_roles, is_item_content
+from rlm_gym.quality.shapes import SHAPE_SETTINGS, SHIFT_TYPES, accepted_columns, shifted_records
 from rlm_gym.quality.values import check_value
 
 __all__ = [
@@ -287,13 +290,14 @@ def _value_judge(
 
 
 def _bare_score(value: Any) -> float | None:
-    """A rating value that is a bare non-negative number (4, 8.5, "7,5", any digits), or None."""
+    """A rating value that is a bare non-negative number (4, 8.5, "7,5", "9.99590570719603",
+    any digits), or None."""
     kind = type(value)
     if kind is int or kind is float:
         if value != value or value < 0:
             return None
         return float(value) if value < 1e300 else float("inf")  # 10**400: beyond every scale
-    if kind is str and len(value) <= 12:
+    if kind is str and len(value) <= 24:  # a float's repr: 17 significant digits
         text = ascii_digits(value.strip())
         if text and text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdigit():
             return parse_number(text)
@@ -301,16 +305,18 @@ def _bare_score(value: Any) -> float | None:
 
 
 def rating_scale(name: str, values: Sequence[Any]) -> float:
-    """The scale a rating column's bare scores are on, when the crawl states it once: in the
+    """The scale a rating column's bare scores are on: the one the crawl states once, in the
     field name ("score_10", "Rating (/10)", "Note sur 10") or in one of the column's values
-    ("8.5/10" among bare "7.9", "9"), and the bare scores all lie within it; else 5. Scores
-    with no scale stated anywhere stay on 0-5 (the labelling rules: a bare 9 is out of range).
+    ("8.5/10" among bare "7.9", "9"), when the bare scores all lie within it; else 10 when they
+    all lie in [0, 10] (SPEC §11: a column of bare 1-10 scores is on the site's 10-point scale,
+    as on IMDb and Booking); else 5, so a 45 among 4.5s stays out of range. A column within
+    [0, 100] is on a percent-like scale only where its name or a value says so.
 
     Example:
         >>> rating_scale("rating", ["8.5/10", "7.2", 9]), rating_scale("score_100", [87, 92])
         (10.0, 100.0)
         >>> rating_scale("rating", ["9", "10", "8"]), rating_scale("rating", ["45", "43"])
-        (5.0, 5.0)
+        (10.0, 5.0)
     """
     scores = [score for score in map(_bare_score, values) if score is not None]
     if not scores or max(scores) <= 5:
@@ -322,7 +328,9 @@ def rating_scale(name: str, values: Sequence[Any]) -> float:
                 stated = _stated_scale(value)
                 if stated is not None:
                     break
-    return stated if stated is not None and max(scores) <= stated else 5.0
+    if stated is not None and max(scores) <= stated:
+        return stated
+    return 10.0 if max(scores) <= 10 else 5.0
 
 
 @lru_cache(maxsize=4096)
@@ -339,11 +347,12 @@ def _stated_scale(text: str) -> float | None:
 
 
 def _on_scale(judge: Callable[[Any], str], scale: float) -> Callable[[Any], str]:
-    """``judge`` with bare scores up to ``scale`` accepted."""
+    """``judge`` with bare scores up to ``scale`` accepted (a score written with all of a
+    float's digits, "9.99590570719603", is as much a score as "10.0")."""
 
     def judge_on_scale(value: Any) -> str:
         reason = judge(value)
-        if reason == "out of range":
+        if reason in ("out of range", "not a rating"):
             score = _bare_score(value)
             if score is not None and score <= scale:
                 return ""
@@ -370,6 +379,22 @@ def _in_context(
         return reason
 
     return judge_in_context
+
+
+def _mark_shifted_records(
+    distinct: Sequence[Any], reasons: dict[Any, list[str]], types: dict[Any, str]
+) -> None:
+    """Accepted values of records shifted against their columns (:mod:`.shapes`) become
+    shifted-column values: a year in the address column on the rows where the town column
+    holds a latitude and the condition column a URL. Only columns of free text and links are
+    read: typed columns check their values' form themselves."""
+    checked = {name: verdicts for name, verdicts in reasons.items() if types[name] in SHIFT_TYPES}
+    if len(checked) < SHAPE_SETTINGS["shift_columns"]:
+        return
+    shifted = shifted_records(accepted_columns(distinct, checked))
+    for verdicts, rows in zip(checked.values(), shifted, strict=True):
+        for index in rows:
+            verdicts[index] = SHIFTED_COLUMN
 
 
 def judge_items(
@@ -429,7 +454,7 @@ def judge_items(
         page_wide = (
             len(dicts) >= PAGE_WIDE_MIN_ITEMS
             and len(values) == len(dicts)
-            and is_item_content(text_name)
+            and (is_item_content(text_name) or is_per_record_kind(kind))
             and _constant(values)
             and any(not _constant(other) for other in columns.values() if other is not values)
         )
@@ -460,6 +485,8 @@ def judge_items(
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]
         reasons[name] = verdicts
+    mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
+    _mark_shifted_records(distinct, reasons, types)
     return Judgement(
         fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type
     )

@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "NUMBER_RE",
     "NEGATIVE_RE",
     "PRICE_LEVEL_RE",
+    "AREA_RE",
     "parse_number",
     "finite",
     "amounts",
@@ -174,16 +176,28 @@ def amounts(text: str) -> list[tuple[float, int]]:
         if number is None:
             continue
         end = match.end()
-        tail = low[end : end + 8].lstrip(" ")
-        for suffix in _SUFFIX_ORDER:
-            if tail.startswith(suffix) and not tail[len(suffix) : len(suffix) + 1].isalpha():
+        tail = low[end : end + _SUFFIX_REACH].lstrip(" \xa0")
+        for length in _SUFFIX_LENGTHS:
+            suffix = tail[:length]
+            if suffix in vocab.NUMBER_SUFFIXES and _word_ends(suffix, tail[length : length + 1]):
                 number *= vocab.NUMBER_SUFFIXES[suffix]
                 break
         out.append((number, end))
     return out
 
 
-_SUFFIX_ORDER = tuple(sorted(vocab.NUMBER_SUFFIXES, key=len, reverse=True))
+def _word_ends(suffix: str, following: str) -> bool:
+    """Whether a scale word ends before ``following``: at a non-letter, or anywhere in the
+    scripts written without spaces ("450万円", "3억원": the scale word glued to the unit)."""
+    return not following.isalpha() or ord(suffix[-1]) >= _UNSPACED_SCRIPTS
+
+
+_UNSPACED_SCRIPTS = 0x2E80
+"""The first code point of the CJK radicals: from there on, Han, kana and Hangul."""
+# The longest scale word first: "nghìn tỷ" before "nghìn", "mio." before "mio".
+_SUFFIX_LENGTHS = tuple(sorted({len(word) for word in vocab.NUMBER_SUFFIXES}, reverse=True))
+_SUFFIX_REACH = _SUFFIX_LENGTHS[0] + 2
+"""How far after a number its scale word is looked for: the longest word and two spaces."""
 # A minus sign (or accounting parentheses) before the first digit: "-$5", "- 5 €", "($12)".
 NEGATIVE_RE = lazy(
     r"^[^\w\d]{0,3}[-−‑]\s*[^\W\d_]{0,3}\s*[^\w\s]?\s*\d|^\(\s*[^\w\s]?\s*\d[^)]*\)$"
@@ -191,3 +205,14 @@ NEGATIVE_RE = lazy(
 
 # A price level: "$$" .. "$$$$" (a lone "$" is no level).
 PRICE_LEVEL_RE = lazy(r"^([$€£¥₹₩₽₦₫৳₺])\1{1,3}$")
+
+# A number with an area unit after it ("85 m²", "120 sq ft", "45 ㎡"): a size, in any language
+# CLDR writes units for.
+AREA_RE = lazy(
+    lambda: (
+        r"\d\s*(?:"
+        + "|".join(re.escape(unit) for unit in sorted(vocab.AREA_UNITS, key=len, reverse=True))
+        + r")(?:\s|$|[.,)])"
+    ),
+    re.IGNORECASE,
+)

@@ -11,13 +11,11 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rlm_gym.quality import vocab
 from rlm_gym.quality.columns import column_type
-from rlm_gym.quality.lazy_regex import lazy
+from rlm_gym.quality.numbers import AREA_RE
 from rlm_gym.quality.roles import field_roles
 
 __all__ = [
@@ -53,14 +51,6 @@ PATTERN_TYPES: tuple[str, ...] = BASE_PATTERN_TYPES + LISTING_TYPES
 
 
 _SAMPLE = 30
-_AREA_RE = lazy(
-    lambda: (
-        r"\d\s*(?:"
-        + "|".join(re.escape(unit) for unit in sorted(vocab.AREA_UNITS, key=len, reverse=True))
-        + r")(?:\s|$|[.,)])"
-    ),
-    re.IGNORECASE,
-)
 
 
 def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
@@ -80,7 +70,7 @@ def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
     if not texts:
         return frozenset()
     if column_type in ("count", "text", "price") and sum(
-        1 for text in texts if len(text) <= 40 and _AREA_RE.search(text)
+        1 for text in texts if len(text) <= 40 and AREA_RE.search(text)
     ) * 2 > len(texts):
         return frozenset({"property"})
     if column_type != "text":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rlm_gym.quality import vocab
 from rlm_gym.quality.numbers import (
+    AREA_RE,
     NEGATIVE_RE,
     PRICE_LEVEL_RE,
     amounts,
@@ -27,6 +28,8 @@ def price_reason(text: str) -> str:
         ('', '', 'zero amount')
         >>> price_reason("Price on application"), price_reason("-5.00 €")
         ('not a price', 'negative')
+        >>> price_reason("13 m²"), price_reason("1.200 €/m²")
+        ('not a price', '')
     """
     low = text.lower()
     if PRICE_LEVEL_RE.match(text):
@@ -47,6 +50,15 @@ def price_reason(text: str) -> str:
     ]
     if len(unknown) > 2 or len(numbers) > 4 or len(text) > 80:
         return "not a price"
+    # A size and no currency ("13 m²" where the price should be): an area, not an amount.
+    if AREA_RE.search(text) and not _has_currency(text, words):
+        return "not a price"
     if any(number <= 0 for number, _ in numbers):
         return "zero amount"
     return ""
+
+
+def _has_currency(text: str, words: list[str]) -> bool:
+    return any(is_currency(word) for word in words) or any(
+        char in vocab.CURRENCY_SYMBOLS for char in text
+    )

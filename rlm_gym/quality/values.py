@@ -77,7 +77,7 @@ REASONS: dict[str, str] = {
 EXPECTED: dict[str, str] = {
     "price": "a positive amount, with or without a currency ('1 299 Kč', '$19.99/mo', 'Free')",
     "rating": "a score on a known scale ('4.5', '4.5/5', '8/10', '★★★★☆'; bare scores above 5 "
-    "only when the crawl states the scale once)",
+    "when the column stays within 10 or the crawl states the scale once)",
     "count": "a non-negative number with at most a short unit ('2,920', '1.5K', '197 reviews')",
     "date": "a date or time of any calendar, absolute or relative ('2024-11-26', '26 พ.ย. "
     "2567', '3 days ago', '11/26(火)')",

@@ -264,8 +264,10 @@ AREA_UNITS: frozenset[str] = _TABLES["CLDR_AREA_UNITS"] | _TABLES["EXTRA_AREA_UN
 COUNT_UNITS: frozenset[str] = _TABLES["COUNT_UNITS"] | frozenset(
     form for unit in AREA_UNITS if " " not in unit for form in (unit, unit.rstrip("."))
 )
-# The curated suffixes win where CLDR's compact forms give another multiplier.
+# The curated suffixes win where CLDR's compact forms give another multiplier, and the short
+# forms where a long form ("mil": Spanish thousand) reads otherwise.
 NUMBER_SUFFIXES: dict[str, float] = {
+    **_TABLES["CLDR_SCALE_WORDS"],
     **_TABLES["CLDR_NUMBER_SUFFIXES"],
     **_TABLES["NUMBER_SUFFIXES"],
 }

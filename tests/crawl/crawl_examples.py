@@ -28,7 +28,7 @@ def _product(index: int, rating: float = 4.5) -> dict[str, Any]:
 
 def example_1_arithmetic() -> dict[str, Any]:
     """40 items, 2 pages, 18 s: presence 1, completeness 1, quality 0.95 (6 bad ratings)."""
-    data = [_product(i) for i in range(34)] + [_product(i, rating=7.5) for i in range(34, 40)]
+    data = [_product(i) for i in range(34)] + [_product(i, rating=12.5) for i in range(34, 40)]
     return _result(data, 2, 18000, "product_list", PRODUCT_SCHEMA)
 
 

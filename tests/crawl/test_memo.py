@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import json
 import pickle
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,8 +14,8 @@ from rlm_gym.crawl.memo import MEMO_MAX_ITEMS, MEMO_MAX_KEY_BYTES, content_key, 
 from rlm_gym.crawl.reward import score_crawl_result
 from rlm_gym.envs.scoring import Scorer
 from rlm_gym.policies.types import ActionResult, PolicyContext
-
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "realdata" / "crawls.jsonl"
+from rlm_gym.quality.corpora import read_crawls
+from tests.corpora import corpus_or_skip
 
 
 def _result(data, **extra):
@@ -134,7 +132,7 @@ def test_memoised_scores_equal_crawl_reward_for_odd_built_in_values():
 
 
 def _corpus() -> list[dict]:
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    return read_crawls(corpus_or_skip("realdata"))
 
 
 def test_memoised_scores_equal_crawl_reward_on_the_corpus_twice():

@@ -20,10 +20,27 @@ from rlm_gym.crawl.readers import (
     read_json_items,
     sniff_delimiter,
 )
+from rlm_gym.quality.corpora import read_crawls
+from tests.corpora import corpus_or_skip
 
-REALDATA = Path(__file__).resolve().parents[1] / "data" / "realdata"
-RAW_FILES = sorted((REALDATA / "raw").iterdir())
-CRAWLS = [json.loads(line) for line in (REALDATA / "crawls.jsonl").read_text("utf-8").splitlines()]
+
+@pytest.fixture(scope="module")
+def realdata() -> Path:
+    """The ``realdata`` corpus folder (``../shared/corpora``; a skip where it is absent)."""
+    return corpus_or_skip("realdata")
+
+
+@pytest.fixture(scope="module")
+def raw_files(realdata) -> list[Path]:
+    """The scrapers' own 30 output files the corpus was built from."""
+    return sorted((realdata / "raw").iterdir())
+
+
+@pytest.fixture(scope="module")
+def crawls(realdata) -> list[dict]:
+    return read_crawls(realdata)
+
+
 # otodom.csv has no header row: its names come from the scraper's FIELDNAMES (the README says).
 OTODOM_COLUMNS = [
     "url",
@@ -37,18 +54,18 @@ OTODOM_COLUMNS = [
 ]
 
 
-def test_the_corpus_has_one_raw_file_per_crawl():
-    assert len(RAW_FILES) == len(CRAWLS) == 30
+def test_the_corpus_has_one_raw_file_per_crawl(raw_files, crawls):
+    assert len(raw_files) == len(crawls) == 30
 
 
-@pytest.mark.parametrize("index", range(30), ids=[path.name.split("__")[0] for path in RAW_FILES])
-def test_each_raw_file_reads_as_the_corpus_built_it(index):
-    path = RAW_FILES[index]
+@pytest.mark.parametrize("index", range(30), ids=[f"{n:02d}" for n in range(1, 31)])
+def test_each_raw_file_reads_as_the_corpus_built_it(index, raw_files, crawls):
+    path = raw_files[index]
     columns = OTODOM_COLUMNS if "otodom" in path.name else None
     items = read_items(path, columns=columns)
     # crawls.jsonl holds the first <= 100 records, JSON-normalised (build.py).
     normalised = json.loads(json.dumps(items[:100], ensure_ascii=False))
-    assert normalised == CRAWLS[index]["data"]
+    assert normalised == crawls[index]["data"]
 
 
 @pytest.mark.parametrize(
@@ -60,13 +77,13 @@ def test_each_raw_file_reads_as_the_corpus_built_it(index):
         ("01_jumia", "utf-8"),
     ],
 )
-def test_encodings_of_the_corpus_are_detected(key, encoding):
-    (path,) = [path for path in RAW_FILES if path.name.startswith(key)]
+def test_encodings_of_the_corpus_are_detected(key, encoding, raw_files):
+    (path,) = [path for path in raw_files if path.name.startswith(key)]
     assert decode(path.read_bytes())[1] == encoding
 
 
-def test_the_tab_separated_file_named_csv_is_sniffed():
-    (path,) = [path for path in RAW_FILES if path.name.startswith("02_daraz")]
+def test_the_tab_separated_file_named_csv_is_sniffed(raw_files):
+    (path,) = [path for path in raw_files if path.name.startswith("02_daraz")]
     assert sniff_delimiter(decode(path.read_bytes())[0]) == "\t"
 
 
@@ -224,8 +241,8 @@ def test_text_in_any_encoding_with_its_mark_is_not_binary(encoding):
     assert binary_content("name;price\nSofa;12,99 €\n".encode(encoding)) is None
 
 
-def test_the_corpus_files_are_not_binary():
-    assert [path.name for path in RAW_FILES if binary_content(path.read_bytes())] == []
+def test_the_corpus_files_are_not_binary(raw_files):
+    assert [path.name for path in raw_files if binary_content(path.read_bytes())] == []
 
 
 def test_ragged_rows_are_named_by_the_line_they_start_on():

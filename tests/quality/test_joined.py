@@ -1,5 +1,5 @@
 """Joined values and interface text (issue 22): each class with a value from the labelled
-corpora (``tests/data/devcorpus``) and a synthetic one of the same class that is in neither."""
+corpora (``devcorpus``) and a synthetic one of the same class that is in neither."""
 
 from __future__ import annotations
 
@@ -128,3 +128,23 @@ def test_joined_reason_never_raises_and_is_a_known_reason(text):
     for kind in ("price", "phone", "email", "url", "text"):
         assert joined_reason(kind, text) in ("", "joined values")
     assert ui_text(text) in (True, False)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Area 71 SQ. M.Room 2Floor/Storeys 5/5",  # myrealty.am (world_a): three fields glued
+        "Size 54 m2.Rooms 3Floor 2/9",  # synthetic
+        "Πλήθος 2Όροφος 3.Εμβαδόν 80",  # noqa: RUF001 - synthetic, Greek
+    ],
+)
+def test_labelled_fields_glued_into_one_text_are_joined_values(value):
+    assert check_value("text", value) == "joined values"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["iPhone 15Pro Max", "Samsung Galaxy S23Ultra", "PlayStation 5 Digital", "Room 2, Floor 3"],
+)
+def test_one_join_or_separated_fields_are_no_glued_fields(value):
+    assert check_value("text", value) == ""

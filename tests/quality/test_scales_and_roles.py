@@ -27,9 +27,23 @@ def test_bare_scores_within_a_scale_stated_in_the_field_name_are_valid(name):
     assert _ratings(name, ["8", "9.5", "7"]) == [""] * 3
 
 
-def test_scores_with_no_scale_stated_stay_on_0_to_5():
-    # The labelling rules: a bare 9 is out of range when the crawl states no scale (IMDb).
-    assert _ratings("rating", ["9", "10", "8", "4"]) == ["out of range"] * 3 + [""]
+def test_bare_scores_of_a_column_within_0_to_10_are_on_the_10_point_scale():
+    # SPEC §11 (revised 2026-11-27): IMDb's and Booking's bare 1-10 scores are valid.
+    assert _ratings("rating", ["9", "10", "8", "4"]) == [""] * 4
+    assert _ratings("Rating", ["10.0", "9.99590570719603", "7.5"]) == [""] * 3
+
+
+@given(
+    st.lists(st.floats(min_value=0, max_value=10).map(lambda x: round(x, 2)), min_size=1),
+    st.floats(min_value=5.01, max_value=10).map(lambda x: round(x, 2)),
+)
+def test_any_column_within_0_to_10_with_a_score_above_5_is_valid_with_no_scale_stated(scores, high):
+    values = [str(score) for score in [*scores, high]]
+    assert _ratings("rating", values) == [""] * len(values)
+
+
+def test_a_column_beyond_10_with_no_scale_stated_stays_on_0_to_5():
+    assert _ratings("rating", ["9", "4", "11"]) == ["out of range", "", "out of range"]
 
 
 def test_scores_scraped_x10_and_scores_beyond_the_stated_scale_stay_invalid():

@@ -66,7 +66,7 @@ VALID: dict[str, list] = {
         "(212) 980-9099", "+84 28 1234 5678", "0612400977", "06 12 40 09 77", "+33 6 12 40 09 77",
         "+49 (0)30 1234567", "030/1234567", "+1-212-980-9099", "212.980.9099",
         "tel:+442071234567", "Tel: 020 7123 4567", "+91 98765 43210", "+7 (495) 123-45-67",
-        "(11) 98765-4321", 612400977,
+        "(11) 98765-4321", 612400977, "(+57) 601 230 98 91", "(+358) 769930024",
     ],
     "url": [
         "https://example.com", "http://example.com/a?b=c", "/news/world-1",
@@ -172,6 +172,7 @@ INVALID: dict[str, list[tuple]] = {
         ("123-45", "not a phone"),
         ("call us", "not a phone"),
         ("+1234567890123456789", "not a phone"),
+        ("(+57) 12", "not a phone"),
         # two numbers in one field: the labels' 7-15 digits rule (issue 22)
         ("0612400977 / 0647424442", "joined values"),
         ("0101-555-0101, 0102-555-0102", "joined values"),
@@ -294,6 +295,17 @@ def test_structured_prices_need_a_positive_amount():
     assert check_value("price", {"value": "12,50", "currency": "EUR"}) == ""
     assert check_value("price", {"amountMin": 10, "amountMax": -1}) == "negative"
     assert check_value("price", {"value": 0, "currency": "EUR"}) == "zero amount"
+
+
+def test_a_size_without_a_currency_is_no_price_in_any_language():
+    # the area units come from CLDR (tools/build_tables.py): "m²", "㎡", "ft²", "hektar"
+    for size in ("13 m²", "45 ㎡", "1,200 ft²", "85 m2", "3 hektar"):
+        assert check_value("price", size) == "not a price", size
+
+
+def test_a_price_per_area_is_a_price():
+    for price in ("1.200 €/m²", "€ 12/m²", "Rp 2 jt/m2", "3 500 Kč/m²", "$2.10 / sq ft"):
+        assert check_value("price", price) == "", price
 
 
 def test_booleans_are_not_numbers_but_are_text():

@@ -1,0 +1,360 @@
+"""Each column-consistency signal of the value judge, measured apart, tuned by leave-one-corpus-out.
+
+For every labelled value of the open corpora (``rlm_gym.quality.corpora.OPEN_CORPORA``; never a
+sealed one) the judge's own verdict is taken *without* the signal, and the signal's flag beside
+it. A signal's worth is what it adds:
+
+- catches: labelled-invalid values the judge accepts and the signal flags;
+- false positives: labelled-valid values the judge accepts and the signal flags.
+
+Settings are chosen by leave-one-corpus-out: for each corpus, the setting with the best
+``catches - PENALTY x false positives`` on the *other* corpora is scored on the one left out,
+so the reported figures never rest on a setting tuned on the corpus they are measured on.
+
+Signals: ``shift`` (:mod:`rlm_gym.quality.shapes`: a record whose values have their columns'
+minority shape — a number among words, words among numbers, a URL — in several columns at
+once is shifted) and ``glued`` (:mod:`rlm_gym.quality.joined`: a detail box's labelled fields
+glued into one text, "Area 71 SQ. M.Room 2Floor"; no setting to tune, its length limit
+``GLUED_FIELDS_MAX_CHARS`` was set by hand), and the constant-column rules of
+:mod:`rlm_gym.quality.constant` (``stale_links``: one link on every record; ``widget_labels``:
+one text on every record of several columns, rejected by one) and ``area_prices`` (a size with
+no currency in a price column), each switched off alone against the whole judge (fixed rules:
+nothing tuned). ``scale_words`` is no flag but a table (CLDR's
+long compact forms, "Millionen", "miliar"): what it changes is counted — amounts it gives a
+magnitude, verdicts it turns.
+
+Usage:
+    python benchmarks/judge_signals.py [--save]
+
+With ``--save`` the figures go to ``benchmarks/results.json`` under ``judge_signals``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import save_results
+
+from rlm_gym.quality import constant, joined, kinds, prices, shapes, values, vocab
+from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
+from rlm_gym.quality.judge import judge_items
+from rlm_gym.quality.numbers import amounts
+
+PENALTY = 5
+"""A false positive costs five catches: valid values must stay accepted (bar 0.97)."""
+
+GRID = {"shift_columns": (2, 3, 4, 5), "min_values": (5, 10, 20)}
+"""The settings tried for the ``shift`` signal."""
+
+_ABSENT = object()
+
+
+def _position(items: Sequence[Any], field: Any, value: Any) -> int | None:
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        held = item.get(field, _ABSENT)
+        if (value is None and held is _ABSENT) or (held is not _ABSENT and held == value):
+            return index
+    return None
+
+
+def labelled_rows(name: str) -> list[dict[str, Any]]:
+    """One row per labelled value of corpus ``name``: its label, the judge's verdict without
+    the shift signal, and the value's place among its crawl's accepted columns."""
+    rows = []
+    off = {"shift_columns": 10**9}
+    # The value checks are cached per text: verdicts cached with the glued rule on (by an
+    # earlier scoring in this process) would leak into the judge without it, and back.
+    values._check_string.cache_clear()
+    with (
+        mock.patch.dict(shapes.SHAPE_SETTINGS, off),
+        mock.patch.object(joined, "_glued_fields", return_value=False),
+    ):
+        for crawl, label in load_corpus(corpus_dir(name)):
+            required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
+            judgement = judge_items(crawl["data"], required)
+            checked = {
+                name: verdicts
+                for name, verdicts in judgement.reasons.items()
+                if judgement.types[name] in shapes.SHIFT_TYPES
+            }
+            columns = shapes.accepted_columns(judgement.distinct, checked)
+            names = list(checked)
+            for entry in label["values"]:
+                field, value = entry["field"], entry["value"]
+                index = _position(judgement.distinct, field, value)
+                if index is None or field not in judgement.reasons:
+                    continue
+                column = names.index(field) if field in checked else None
+                rows.append(
+                    {
+                        "corpus": name,
+                        "line": label["line"],
+                        "field": field,
+                        "value": value,
+                        "valid": entry["valid"],
+                        "accepted": judgement.reasons[field][index] == "",
+                        "type": judgement.types[field],
+                        "columns": columns,
+                        "column": column,
+                        "index": index,
+                    }
+                )
+    values._check_string.cache_clear()
+    return rows
+
+
+def shift_flags(rows: Sequence[dict[str, Any]], setting: dict[str, Any]) -> list[bool]:
+    """Whether the shift signal with ``setting`` flags each row's value."""
+    cache: dict[int, list[set[int]]] = {}
+    flags = []
+    for row in rows:
+        key = id(row["columns"])
+        if key not in cache:
+            cache[key] = shapes.shifted_records(
+                row["columns"], setting["shift_columns"], setting["min_values"]
+            )
+        column = row["column"]
+        flags.append(column is not None and row["index"] in cache[key][column])
+    return flags
+
+
+def glued_flags(rows: Sequence[dict[str, Any]]) -> list[bool]:
+    """Whether the glued-fields rule flags each row's value (as the judge: in every column but
+    price, phone, e-mail and URL columns, which have their own joined-value rules)."""
+    return [
+        row["type"] not in ("price", "phone", "email", "url")
+        and isinstance(row["value"], str)
+        and len(row["value"].strip()) <= joined.GLUED_FIELDS_MAX_CHARS
+        and joined._glued_fields(row["value"].strip())
+        for row in rows
+    ]
+
+
+def _clear_value_caches() -> None:
+    values._check_string.cache_clear()
+    kinds._value_kind_cached.cache_clear()
+
+
+def _labelled_verdicts(name: str) -> list[tuple[dict[str, Any], bool]]:
+    """Each labelled value of corpus ``name`` with whether the whole judge accepts it."""
+    out = []
+    for crawl, label in load_corpus(corpus_dir(name)):
+        required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
+        judgement = judge_items(crawl["data"], required)
+        for entry in label["values"]:
+            field = entry["field"]
+            index = _position(judgement.distinct, field, entry["value"])
+            if index is not None and field in judgement.reasons:
+                out.append(
+                    ({**entry, "line": label["line"]}, judgement.reasons[field][index] == "")
+                )
+    return out
+
+
+def _switched_off(rule: str) -> Any:
+    """A context in which the judge runs without ``rule``."""
+    if rule == "area_prices":  # no currency test passes: every size reads as before
+        return mock.patch.object(prices, "_has_currency", return_value=True)
+    return mock.patch.dict(constant.CONSTANT_RULES, {rule: False})
+
+
+FIXED_RULES = (*constant.CONSTANT_RULES, "area_prices")
+"""The fixed rules measured apart: the constant-column rules of
+:data:`rlm_gym.quality.constant.CONSTANT_RULES` and ``area_prices`` (a number with an area
+unit and no currency is no price: :func:`rlm_gym.quality.prices.price_reason`)."""
+
+
+def fixed_rule(name: str, rule: str, judged: list[tuple[dict[str, Any], bool]]) -> dict[str, Any]:
+    """The catches and false positives of the fixed ``rule`` (:data:`FIXED_RULES`) on corpus
+    ``name``, against ``judged`` (its labelled values with the whole judge's verdicts)."""
+    _clear_value_caches()
+    with _switched_off(rule):
+        without = _labelled_verdicts(name)
+    _clear_value_caches()
+    counts = {"catches": 0, "false_positives": 0, "invalid_accepted": 0, "valid_accepted": 0}
+    flagged = []
+    for (entry, was), (_, now) in zip(without, judged, strict=True):
+        if not was:
+            continue
+        counts["valid_accepted" if entry["valid"] else "invalid_accepted"] += 1
+        if not now:
+            counts["false_positives" if entry["valid"] else "catches"] += 1
+            flagged.append(
+                f"line {entry['line']} {entry['field']}={str(entry['value'])[:50]!r} "
+                f"({'valid' if entry['valid'] else 'invalid'})"
+            )
+    return {**counts, "flagged": flagged}
+
+
+def scale_words(name: str, judged: list[tuple[dict[str, Any], bool]]) -> dict[str, Any]:
+    """What CLDR's long scale words (``CLDR_SCALE_WORDS``: "Millionen", "miliar", "crore")
+    change on corpus ``name``: labelled values whose amount they give a magnitude, and verdicts
+    they turn, valid or invalid (a fixed table: nothing tuned)."""
+    tables = vocab.load_tables()
+    only_long = set(tables["CLDR_SCALE_WORDS"]) - set(tables["CLDR_NUMBER_SUFFIXES"])
+    only_long -= set(tables["NUMBER_SUFFIXES"])
+    without = {
+        word: value for word, value in vocab.NUMBER_SUFFIXES.items() if word not in only_long
+    }
+    _clear_value_caches()
+    with mock.patch.object(vocab, "NUMBER_SUFFIXES", without):
+        before = _labelled_verdicts(name)
+        before_amounts = [
+            amounts(e["value"]) if isinstance(e["value"], str) else None for e, _ in before
+        ]
+    _clear_value_caches()
+    after = judged
+    counts = {"read": 0, "valid_accepted_gained": 0, "valid_accepted_lost": 0}
+    counts |= {"invalid_rejected_gained": 0, "invalid_rejected_lost": 0}
+    examples = []
+    for (entry, was), (_, now), old in zip(before, after, before_amounts, strict=True):
+        if old is not None and amounts(entry["value"]) != old:
+            counts["read"] += 1
+            if len(examples) < 5:
+                examples.append(f"line {entry['line']} {entry['field']}={entry['value'][:40]!r}")
+        if was != now:
+            valid = "valid_accepted" if entry["valid"] else "invalid_rejected"
+            gained = now if entry["valid"] else was
+            counts[f"{valid}_{'gained' if gained else 'lost'}"] += 1
+    return {**counts, "values": len(after), "read_examples": examples}
+
+
+def tally(rows: Sequence[dict[str, Any]], flags: Sequence[bool]) -> dict[str, int]:
+    """Catches and false positives of a signal over rows the judge accepts."""
+    counts = {"catches": 0, "false_positives": 0, "invalid_accepted": 0, "valid_accepted": 0}
+    for row, flag in zip(rows, flags, strict=True):
+        if not row["accepted"]:
+            continue
+        key = "valid_accepted" if row["valid"] else "invalid_accepted"
+        counts[key] += 1
+        if flag:
+            counts["false_positives" if row["valid"] else "catches"] += 1
+    return counts
+
+
+def settings() -> list[dict[str, Any]]:
+    keys = list(GRID)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*GRID.values())]
+
+
+def _score(counts: dict[str, int]) -> int:
+    return counts["catches"] - PENALTY * counts["false_positives"]
+
+
+def leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """For each corpus: the setting best on the others, and its figures on the one left out."""
+    grid = settings()
+    flags = {
+        name: [shift_flags(rows, setting) for setting in grid] for name, rows in by_corpus.items()
+    }
+    counts = {
+        name: [tally(rows, flags[name][i]) for i in range(len(grid))]
+        for name, rows in by_corpus.items()
+    }
+    report = {}
+    for left_out in by_corpus:
+        others = [name for name in by_corpus if name != left_out]
+        best = max(
+            range(len(grid)),
+            key=lambda i: (sum(_score(counts[name][i]) for name in others), -i),
+        )
+        report[left_out] = {
+            "setting": grid[best],
+            **counts[left_out][best],
+            "flagged": [
+                f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
+                f"({'valid' if row['valid'] else 'invalid'})"
+                for row, flag in zip(by_corpus[left_out], flags[left_out][best], strict=True)
+                if flag and row["accepted"]
+            ],
+        }
+    current = {**shapes.SHAPE_SETTINGS}
+    report["shipped"] = {
+        "setting": current,
+        **{name: tally(rows, shift_flags(rows, current)) for name, rows in by_corpus.items()},
+    }
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--save", action="store_true", help="write benchmarks/results.json")
+    args = parser.parse_args(argv)
+    by_corpus = {name: labelled_rows(name) for name in OPEN_CORPORA}
+    glued = {}
+    for name, rows in by_corpus.items():
+        flags = glued_flags(rows)
+        glued[name] = {
+            **tally(rows, flags),
+            "flagged": [
+                f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
+                f"({'valid' if row['valid'] else 'invalid'})"
+                for row, flag in zip(rows, flags, strict=True)
+                if flag and row["accepted"]
+            ],
+        }
+    report = {"shift": leave_one_corpus_out(by_corpus), "glued": glued, "penalty": PENALTY}
+    _clear_value_caches()
+    judged = {name: _labelled_verdicts(name) for name in OPEN_CORPORA}
+    for rule in FIXED_RULES:
+        report[rule] = {name: fixed_rule(name, rule, judged[name]) for name in OPEN_CORPORA}
+    report["scale_words"] = {name: scale_words(name, judged[name]) for name in OPEN_CORPORA}
+    print("shift signal, leave-one-corpus-out (setting tuned on the other corpora):")
+    for name in OPEN_CORPORA:
+        row = report["shift"][name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4} "
+            f"accepted valid; setting {row['setting']}"
+        )
+        for text in row["flagged"]:
+            print(f"      {text}")
+    print(f"shipped setting {report['shift']['shipped']['setting']}:")
+    for name in OPEN_CORPORA:
+        row = report["shift"]["shipped"][name]
+        print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+    print("glued signal (no setting):")
+    for name in OPEN_CORPORA:
+        row = report["glued"][name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4}"
+        )
+    for rule in FIXED_RULES:
+        print(f"{rule} (a fixed rule; no setting):")
+        for name in OPEN_CORPORA:
+            row = report[rule][name]
+            print(
+                f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} "
+                f"accepted invalid; false positives {row['false_positives']:>2} of "
+                f"{row['valid_accepted']:>4}"
+            )
+            for text in row["flagged"]:
+                print(f"      {text}")
+    print("scale words (CLDR's long compact forms; a fixed table):")
+    for name in OPEN_CORPORA:
+        row = report["scale_words"][name]
+        print(
+            f"  {name:<10} amounts read with a scale word {row['read']:>3} of {row['values']}; "
+            f"valid accepted +{row['valid_accepted_gained']} -{row['valid_accepted_lost']}, "
+            f"invalid rejected +{row['invalid_rejected_gained']} -{row['invalid_rejected_lost']}"
+        )
+        for text in row["read_examples"]:
+            print(f"      {text}")
+    if args.save:
+        save_results("judge_signals", report)
+    return report
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
