@@ -164,17 +164,21 @@ def make_training_vec_env(config: RunConfig, seed: int, done: int = 0) -> Any:
     ]
     venv = vec_cls(bare, **vec_kwargs)
     venv.seed(seed)  # the first reset's seeds, as make_vec_env
-    venv = VecRewardPolicyWrapper(
-        venv,
-        config.policy,
-        config=dict(config.config) if config.config is not None else None,
-        disable=tuple(config.disable),
-        weights=dict(config.weights) if config.weights is not None else None,
-        schedule=config.reward_schedule,
-    )
+    venv = VecRewardPolicyWrapper(venv, config.policy, **_policy_options(config))
     if config.reward_schedule is not None and done:
         venv.set_schedule_step(done)
     return VecMonitor(venv)
+
+
+def _policy_options(config: RunConfig) -> dict[str, Any]:
+    """The reward wrapper's options of a run (policy config, ablated components, weights and
+    schedule), the same for the per-env and the batched path."""
+    return {
+        "config": dict(config.config) if config.config is not None else None,
+        "disable": tuple(config.disable),
+        "weights": dict(config.weights) if config.weights is not None else None,
+        "schedule": config.reward_schedule,
+    }
 
 
 def _batched_vec_env(config: RunConfig, seed: int, done: int) -> Any:
@@ -193,14 +197,7 @@ def _batched_vec_env(config: RunConfig, seed: int, done: int) -> Any:
         autoreset_mode=AutoresetMode.SAME_STEP,
         **dict(config.env_kwargs or {}),
     )
-    wrapped = VectorRewardPolicyWrapper(
-        vector,
-        config.policy,
-        config=dict(config.config) if config.config is not None else None,
-        disable=tuple(config.disable),
-        weights=dict(config.weights) if config.weights is not None else None,
-        schedule=config.reward_schedule,
-    )
+    wrapped = VectorRewardPolicyWrapper(vector, config.policy, **_policy_options(config))
     if config.reward_schedule is not None and done:
         wrapped.set_schedule_step(done)
     venv = GymVectorToSB3(wrapped)
