@@ -11,7 +11,7 @@ Usage:
     python benchmarks/stress_locales.py [--items N] [--save]
 
 With ``--save`` the figures go to ``benchmarks/results.json`` under ``stress_locales``.
-Needs ``faker`` (``pip install "rlm-gym[tables]"``).
+Needs ``faker`` (``pip install -e ".[tables]"``).
 """
 
 from __future__ import annotations

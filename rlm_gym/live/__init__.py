@@ -2,7 +2,7 @@
 
 ``SiteFarm`` serves the sites (aiohttp on 127.0.0.1); ``CrawlLiveEnv`` crawls one per episode
 with real requests and real extraction. Both need the ``live`` extra
-(``pip install 'rlm-gym[live]'``) and load it on first access, so ``import rlm_gym.live`` costs
+(``pip install -e ".[live]"``) and load it on first access, so ``import rlm_gym.live`` costs
 nothing.
 
 Example:
@@ -15,6 +15,8 @@ Example:
 from __future__ import annotations
 
 from typing import Any
+
+from rlm_gym._extras import install_command
 
 __all__ = ["SiteFarm", "CrawlLiveEnv", "DEFAULT_TIME_SCALE", "make_site", "page_truth"]
 
@@ -39,6 +41,6 @@ def __getattr__(name: str) -> Any:
         if error.name and error.name.split(".")[0] in ("aiohttp", "parsel", "urllib3"):
             raise ImportError(
                 f"rlm_gym.live.{name} needs the `live` extra ({error.name} is not installed): "
-                "pip install 'rlm-gym[live]'"
+                f"{install_command('live')}"
             ) from None
         raise

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from rlm_gym._extras import install_command
 from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS, CrawlEnv
 from rlm_gym.envs.crawl_env_v2 import CrawlEnvV2
 from rlm_gym.envs.dynamics import COSTS, DONE, S_PHASE, S_STEPS, S_TIME, site_model
@@ -74,7 +75,7 @@ _MAX_INDEX = 2**62
 def _missing_extra(error: ImportError) -> ImportError:
     return ImportError(
         f"rlm_gym/CrawlLive-v0 needs the `live` extra ({error.name} is not installed): "
-        "pip install 'rlm-gym[live]'"
+        f"{install_command('live')}"
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 
+from rlm_gym._extras import install_command
+
 __all__ = ["MissingExtraError", "require"]
 
 _EXTRA_OF = {
@@ -32,7 +34,7 @@ def require(*modules: str) -> None:
         >>> require("no_such_module_xyz")
         Traceback (most recent call last):
         ...
-        rlm_gym.training._deps.MissingExtraError: This needs `no_such_module_xyz`: install it with `pip install "rlm-gym[train]"` (torch CPU: `pip install torch==2.13.0` first)
+        rlm_gym.training._deps.MissingExtraError: This needs `no_such_module_xyz`: install it with `pip install -e ".[train]"` in the rlm_gym clone (torch CPU: `pip install torch==2.13.0` first)
     """  # noqa: E501
     for module in modules:
         try:
@@ -41,5 +43,6 @@ def require(*modules: str) -> None:
             extra = _EXTRA_OF.get(module.split(".")[0], "train")
             hint = " (torch CPU: `pip install torch==2.13.0` first)" if extra == "train" else ""
             raise MissingExtraError(
-                f'This needs `{module}`: install it with `pip install "rlm-gym[{extra}]"`{hint}'
+                f"This needs `{module}`: install it with `{install_command(extra)}` in the rlm_gym "
+                f"clone{hint}"
             ) from error

@@ -30,7 +30,7 @@ sys.meta_path.insert(0, HideExtras())
 sys.argv = ["rlm-gym", *sys.argv[1:]]
 runpy.run_module("rlm_gym.cli", run_name="__main__", alter_sys=True)
 """
-NEEDS_TRAIN = 'install it with `pip install "rlm-gym[train]"`'
+NEEDS_TRAIN = 'install it with `pip install -e ".[train]"` in the rlm_gym clone'
 
 
 def _core_only(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

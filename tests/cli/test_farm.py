@@ -85,7 +85,8 @@ def test_serve_without_the_live_extra_asks_for_it_in_one_line():
     )
     assert process.returncode == 2
     assert process.stderr.strip().splitlines() == [
-        'rlm-gym farm: error: This needs `aiohttp`: install it with `pip install "rlm-gym[live]"`'
+        "rlm-gym farm: error: This needs `aiohttp`: install it with "
+        '`pip install -e ".[live]"` in the rlm_gym clone'
     ]
 
 
@@ -99,4 +100,4 @@ def test_the_live_env_without_the_extra_names_it_and_the_core_still_imports():
         "    print(error)\n"
     )
     assert process.returncode == 0, process.stderr
-    assert "pip install 'rlm-gym[live]'" in process.stdout
+    assert 'pip install -e ".[live]"' in process.stdout

@@ -56,7 +56,7 @@ def test_a_missing_extra_names_the_install_command(monkeypatch, capsys):
 
     monkeypatch.setattr(_deps.importlib, "import_module", no_torch)
     assert main(["demo", "--quick"]) == 2
-    assert 'pip install "rlm-gym[train]"' in capsys.readouterr().err
+    assert 'pip install -e ".[train]"' in capsys.readouterr().err
 
 
 def test_seed_ranges_expand():

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from rlm_gym._extras import install_command
 from rlm_gym.envs.rlm.tasks import topic_of
 
 __all__ = ["SubModel", "OfflineReader", "CallableSubModel", "OpenAISubModel", "make_submodel"]
@@ -137,7 +138,7 @@ class OpenAISubModel:
             import openai
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise ImportError(
-                "OpenAISubModel needs the `openai` package: pip install 'rlm-gym[rlm]'"
+                f"OpenAISubModel needs the `openai` package: {install_command('rlm')}"
             ) from exc
         self.model = model
         self.max_tokens = int(max_tokens)

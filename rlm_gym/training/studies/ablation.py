@@ -6,7 +6,7 @@ agent is evaluated on the same seeded episodes with the env's own reward (for th
 full, unablated crawl reward), so variants differ only in what they were trained on.
 
 ``backend="local"`` runs the grid in a process pool sized to the cores; ``backend="ray"`` runs
-the same grid as a Ray Tune experiment (``pip install "rlm-gym[ray]"``); see
+the same grid as a Ray Tune experiment (``pip install -e ".[ray]"``); see
 ``rlm_gym.training.studies.ablation_runs``. Both return the same ``AblationResult`` and write
 the same files, atomically, into a new output directory (an existing, non-empty ``out_dir`` gets a
 ``-2``, ``-3`` ... suffix: one ablation never overwrites another). A line per finished run goes

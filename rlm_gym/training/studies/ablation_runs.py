@@ -2,7 +2,7 @@
 
 ``run_variant`` is the unit of work of both backends: train one agent, score it on the seeded
 evaluation episodes, return its row. ``run_local`` runs the units in a process pool;
-``run_ray`` runs the same units as a Ray Tune experiment (``pip install "rlm-gym[ray]"``).
+``run_ray`` runs the same units as a Ray Tune experiment (``pip install -e ".[ray]"``).
 """
 
 from __future__ import annotations

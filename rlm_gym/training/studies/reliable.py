@@ -148,7 +148,7 @@ def reliable_report(
         compared with a reference only when both have at least one run (not with itself).
 
     Raises:
-        MissingExtraError: ``rliable`` is not installed (``pip install rlm-gym[train]``).
+        MissingExtraError: ``rliable`` is not installed (``pip install -e ".[train]"``).
         ValueError: A reference that is not a variant of the study (with the closest name).
     """
     require("rliable")
