@@ -69,6 +69,17 @@ def run_block(code: str, workdir: Path) -> subprocess.CompletedProcess[str]:
     return run_strict("script", script, [], workdir, timeout=600)
 
 
+def assert_page_block_runs(page: str, line: int, code: str, workdir: Path, venv: str) -> None:
+    """Run one block of ``docs/<page>`` in the extra suite's ``venv``: it imports nothing that
+    venv lacks, exits 0 and meets no deprecation (the suites of tests/clients and
+    tests/trainers run their pages' blocks with it)."""
+    missing = missing_modules(code)
+    assert not missing, f"{page}:{line} needs {missing}, which the {venv} venv must install"
+    done = run_block(code, workdir)
+    assert done.returncode == 0, f"{page}:{line} failed:\n{done.stderr[-3000:]}"
+    assert not met_deprecation(done)
+
+
 def test_the_pages_have_python_blocks():
     assert len(BLOCKS) >= 8
     assert any(page.name == "recipes.md" for page, _, _ in BLOCKS)

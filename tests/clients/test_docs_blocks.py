@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deprecations import met_deprecation
-from tests.test_docs_code import ROOT, missing_modules, python_blocks, run_block
+from tests.test_docs_code import ROOT, assert_page_block_runs, python_blocks
 
 # The clients venv has every library the page uses; the main venv runs none of these blocks.
 for _library in ("envpool", "mo_gymnasium", "ray", "torchrl"):
@@ -24,8 +23,4 @@ def test_a_clients_page_block_runs(line: int, code: str, tmp_path: Path):
         # same idiom (the id string, register_env with the wrapper) trains on a small batch in
         # tests/clients/test_rllib.py.
         pytest.skip("RLlib's default batch is too slow here: test_rllib.py covers the idiom")
-    missing = missing_modules(code)
-    assert not missing, f"clients.md:{line} needs {missing}, which the clients venv must install"
-    done = run_block(code, tmp_path)
-    assert done.returncode == 0, f"clients.md:{line} failed:\n{done.stderr[-3000:]}"
-    assert not met_deprecation(done)
+    assert_page_block_runs("clients.md", line, code, tmp_path, "clients")

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deprecations import met_deprecation
-from tests.test_docs_code import ROOT, missing_modules, python_blocks, run_block
+from tests.test_docs_code import ROOT, assert_page_block_runs, python_blocks
 
 for _library in ("openai", "trl", "verifiers"):
     pytest.importorskip(_library)
@@ -22,8 +21,4 @@ def test_an_rlm_page_block_runs(line: int, code: str, tmp_path: Path):
         # It names a model on the Hugging Face hub, which this machine cannot download; the
         # same calls train a tiny model built from a config in test_trl.py.
         pytest.skip("downloads a model: tests/trainers/test_trl.py runs these calls")
-    missing = missing_modules(code)
-    assert not missing, f"rlm.md:{line} needs {missing}, which the trainers venv must install"
-    done = run_block(code, tmp_path)
-    assert done.returncode == 0, f"rlm.md:{line} failed:\n{done.stderr[-3000:]}"
-    assert not met_deprecation(done)
+    assert_page_block_runs("rlm.md", line, code, tmp_path, "trainers")
