@@ -385,12 +385,26 @@ class BwrapSandbox(SubprocessSandbox):
             "--dev", "/dev",
             "--proc", "/proc",
             "--tmpfs", "/tmp",
+            *_rebind_under_tmp(),
             "--bind", self.folder, self.folder,
             "--chdir", self.folder,
             "--unshare-net", "--unshare-pid", "--unshare-ipc",
             "--die-with-parent",
         ]  # fmt: skip
         return [*isolation, *super().command()]
+
+
+def _rebind_under_tmp() -> list[str]:
+    """``--ro-bind`` arguments for what the worker runs from that lies under ``/tmp`` (a venv or
+    a checkout made with ``mktemp -d``), which the empty ``/tmp`` would otherwise hide."""
+    import rlm_gym
+
+    needed = {sys.prefix, sys.base_prefix, os.path.dirname(os.path.dirname(rlm_gym.__file__))}
+    needed.update(entry for entry in sys.path if entry and os.path.isdir(entry))
+    paths = sorted(os.path.realpath(path) for path in needed)
+    under_tmp = [path for path in paths if path == "/tmp" or path.startswith("/tmp/")]
+    kept = [p for p in under_tmp if not any(p.startswith(q + "/") for q in under_tmp if q != p)]
+    return [argument for path in kept if path != "/tmp" for argument in ("--ro-bind", path, path)]
 
 
 SANDBOXES: dict[str, type[SubprocessSandbox]] = {
