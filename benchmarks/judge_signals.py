@@ -21,7 +21,10 @@ one text on every record of several columns, rejected by one) and ``area_prices`
 no currency in a price column), each switched off alone against the whole judge (fixed rules:
 nothing tuned). ``scale_words`` is no flag but a table (CLDR's
 long compact forms, "Millionen", "miliar"): what it changes is counted — amounts it gives a
-magnitude, verdicts it turns.
+magnitude, verdicts it turns. ``roles`` (:mod:`rlm_gym.quality.value_roles`: a value of a
+column of names whose learned role is another — "an amount in the `company` column") is
+learned from generated data only; its thresholds (``max_probability``, ``dominant_share``) are
+chosen by leave-one-corpus-out like ``shift``'s.
 
 Usage:
     python benchmarks/judge_signals.py [--save]
@@ -43,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import constant, joined, kinds, prices, shapes, values, vocab
+from rlm_gym.quality import constant, joined, kinds, prices, shapes, value_roles, values, vocab
 from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
 from rlm_gym.quality.judge import judge_items
 from rlm_gym.quality.numbers import amounts
@@ -53,6 +56,13 @@ PENALTY = 5
 
 GRID = {"shift_columns": (2, 3, 4, 5), "min_values": (5, 10, 20)}
 """The settings tried for the ``shift`` signal."""
+
+ROLE_GRID = {
+    "max_probability": (0.002, 0.005, 0.01, 0.02, 0.05, 0.1),
+    "dominant_share": (0.6, 0.7, 0.8, 0.9),
+    "max_share": (0.1, 0.25, 0.5),
+}
+"""The settings tried for the ``roles`` signal."""
 
 _ABSENT = object()
 
@@ -138,6 +148,93 @@ def glued_flags(rows: Sequence[dict[str, Any]]) -> list[bool]:
         and joined._glued_fields(row["value"].strip())
         for row in rows
     ]
+
+
+def role_rows(name: str) -> list[dict[str, Any]]:
+    """One row per labelled value of corpus ``name``: its label, the judge's verdict without
+    the roles signal, and its column (values and type)."""
+    rows = []
+    _clear_value_caches()
+    with mock.patch.dict(value_roles.OUTLIER_SETTINGS, {"max_probability": -1.0}):
+        for crawl, label in load_corpus(corpus_dir(name)):
+            required = tuple(crawl.get("extraction_schema", {}).get("required", ()))
+            judgement = judge_items(crawl["data"], required)
+            for entry in label["values"]:
+                field, value = entry["field"], entry["value"]
+                index = _position(judgement.distinct, field, value)
+                if index is None or field not in judgement.reasons:
+                    continue
+                rows.append(
+                    {
+                        "corpus": name,
+                        "line": label["line"],
+                        "field": field,
+                        "value": value,
+                        "valid": entry["valid"],
+                        "accepted": judgement.reasons[field][index] == "",
+                        "type": judgement.types[field],
+                        "column": judgement.columns.get(field, []),
+                    }
+                )
+    _clear_value_caches()
+    return rows
+
+
+def role_flags(rows: Sequence[dict[str, Any]], setting: dict[str, Any]) -> list[bool]:
+    """Whether the roles signal with ``setting`` flags each row's value (as the judge: in
+    columns of text only)."""
+    cache: dict[int, Any] = {}
+    flags = []
+    for row in rows:
+        if row["type"] != "text" or not isinstance(row["value"], str):
+            flags.append(False)
+            continue
+        key = id(row["column"])
+        if key not in cache:
+            cache[key] = value_roles.role_outliers(row["column"], setting)
+        found = cache[key]
+        flags.append(found is not None and row["value"] in found.roles)
+    return flags
+
+
+def role_settings() -> list[dict[str, Any]]:
+    keys = list(ROLE_GRID)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*ROLE_GRID.values())]
+
+
+def roles_leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The roles signal: for each corpus, the setting best on the others, scored on it."""
+    grid = role_settings()
+    flags = {
+        name: [role_flags(rows, setting) for setting in grid] for name, rows in by_corpus.items()
+    }
+    counts = {
+        name: [tally(rows, flags[name][i]) for i in range(len(grid))]
+        for name, rows in by_corpus.items()
+    }
+    report: dict[str, Any] = {}
+    for left_out in by_corpus:
+        others = [name for name in by_corpus if name != left_out]
+        best = max(
+            range(len(grid)),
+            key=lambda i: (sum(_score(counts[name][i]) for name in others), -i),
+        )
+        report[left_out] = {
+            "setting": grid[best],
+            **counts[left_out][best],
+            "flagged": [
+                f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
+                f"({'valid' if row['valid'] else 'invalid'})"
+                for row, flag in zip(by_corpus[left_out], flags[left_out][best], strict=True)
+                if flag and row["accepted"]
+            ],
+        }
+    shipped = {key: value_roles.OUTLIER_SETTINGS[key] for key in ROLE_GRID}
+    report["shipped"] = {
+        "setting": shipped,
+        **{name: tally(rows, role_flags(rows, shipped)) for name, rows in by_corpus.items()},
+    }
+    return report
 
 
 def _clear_value_caches() -> None:
@@ -304,6 +401,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             ],
         }
     report = {"shift": leave_one_corpus_out(by_corpus), "glued": glued, "penalty": PENALTY}
+    report["roles"] = roles_leave_one_corpus_out({name: role_rows(name) for name in OPEN_CORPORA})
     _clear_value_caches()
     judged = {name: _labelled_verdicts(name) for name in OPEN_CORPORA}
     for rule in FIXED_RULES:
@@ -322,6 +420,20 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(f"shipped setting {report['shift']['shipped']['setting']}:")
     for name in OPEN_CORPORA:
         row = report["shift"]["shipped"][name]
+        print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+    print("roles signal, leave-one-corpus-out (thresholds tuned on the other corpora):")
+    for name in OPEN_CORPORA:
+        row = report["roles"][name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4} "
+            f"accepted valid; setting {row['setting']}"
+        )
+        for text in row["flagged"]:
+            print(f"      {text}")
+    print(f"shipped roles setting {report['roles']['shipped']['setting']}:")
+    for name in OPEN_CORPORA:
+        row = report["roles"]["shipped"][name]
         print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
     print("glued signal (no setting):")
     for name in OPEN_CORPORA:

@@ -24,6 +24,11 @@ column-context rules follow the real-data labels:
   encyclopedia's "Paris", "Hello, world") is left alone, and so are scripts written without
   spaces (CJK, Thai).
 
+- **another role** (:mod:`rlm_gym.quality.value_roles`): in a column of names, titles or
+  texts, a value whose learned role is plainly another ("a salary in the `company` column");
+  its reason names both roles and how many rows hold one ("an amount in the `company` column
+  of organisations: 3 of 40 rows").
+
 - **column consistency** (:mod:`rlm_gym.quality.consistency`): crossed columns (a column
   holding what a neighbour is named for while that neighbour lacks it: shifted), a field
   repeating the item's own name (a copy of another field), and symbol columns (a lone "$"
@@ -66,6 +71,7 @@ from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.shapes import SHAPE_SETTINGS, SHIFT_TYPES, accepted_columns, shifted_records
+from rlm_gym.quality.value_roles import RoleOutliers, role_outliers
 from rlm_gym.quality.values import check_value
 
 __all__ = [
@@ -381,6 +387,20 @@ def _in_context(
     return judge_in_context
 
 
+def _with_roles(
+    judge: Callable[[Any], str], field: str, found: RoleOutliers
+) -> Callable[[Any], str]:
+    """``judge`` with the values ``found`` to play another role than their column rejected."""
+
+    def judge_with_roles(value: Any) -> str:
+        reason = judge(value)
+        if not reason and type(value) is str and value in found.roles:
+            return found.reason(field, value)
+        return reason
+
+    return judge_with_roles
+
+
 def _mark_shifted_records(
     distinct: Sequence[Any], reasons: dict[Any, list[str]], types: dict[Any, str]
 ) -> None:
@@ -470,6 +490,10 @@ def judge_items(
             kind, shift, page_wide, headline, person, header_names, numbers_are_names, nouns
         )
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
+        if kind == "text" and not page_wide:
+            found = role_outliers(values)
+            if found is not None:
+                judge = _with_roles(judge, text_name, found)
         if kind == "rating":
             scale = rating_scale(text_name, values)
             if scale > 5:
