@@ -46,7 +46,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import constant, joined, kinds, prices, shapes, value_roles, values, vocab
+from rlm_gym.quality import (
+    constant,
+    joined,
+    judge,
+    kinds,
+    prices,
+    shapes,
+    value_roles,
+    values,
+    vocab,
+)
 from rlm_gym.quality.corpora import OPEN_CORPORA, corpus_dir, load_corpus
 from rlm_gym.quality.judge import judge_items
 from rlm_gym.quality.numbers import amounts
@@ -262,13 +272,16 @@ def _switched_off(rule: str) -> Any:
     """A context in which the judge runs without ``rule``."""
     if rule == "area_prices":  # no currency test passes: every size reads as before
         return mock.patch.object(prices, "_has_currency", return_value=True)
+    if rule == "labels":
+        return mock.patch.dict(judge.LABEL_RULE, {"enabled": False})
     return mock.patch.dict(constant.CONSTANT_RULES, {rule: False})
 
 
-FIXED_RULES = (*constant.CONSTANT_RULES, "area_prices")
+FIXED_RULES = (*constant.CONSTANT_RULES, "area_prices", "labels")
 """The fixed rules measured apart: the constant-column rules of
 :data:`rlm_gym.quality.constant.CONSTANT_RULES` and ``area_prices`` (a number with an area
-unit and no currency is no price: :func:`rlm_gym.quality.prices.price_reason`)."""
+unit and no currency is no price: :func:`rlm_gym.quality.prices.price_reason`) and
+``labels`` (a value carrying its own label, "Price: 3,7 mld": :mod:`rlm_gym.quality.labels`)."""
 
 
 def fixed_rule(name: str, rule: str, judged: list[tuple[dict[str, Any], bool]]) -> dict[str, Any]:

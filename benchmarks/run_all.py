@@ -31,6 +31,7 @@ BENCHMARKS = (
     ("study_cost.py", []),
     ("real_data.py", ["--save", "--quiet"]),
     ("judge_signals.py", ["--save"]),
+    ("generated_defects.py", ["--save"]),
     ("scrapy_memory.py", []),
 )
 

@@ -197,3 +197,31 @@ def stress_locales() -> str:
         )
         rows.append([f"`{row['locale']}`", f"{row['valid_accepted']:.3f}", examples])
     return head + table(["locale below the bar", "valid accepted", "rejected (examples)"], rows)
+
+
+def generated_defects() -> str:
+    """What the judge catches of each defect class on generated tables
+    (``benchmarks/generated_defects.py --save``)."""
+    report = json.loads(BENCHMARKS.read_text(encoding="utf-8"))["generated_defects"]
+    head = (
+        f"Faker {report['faker']} (seed {report['seed']}), {report['locales']} locales, one "
+        "table per locale and defect class:\n\n"
+    )
+    rows = [
+        [
+            f"`{kind}`",
+            str(row["spoiled"]),
+            f"{row['caught']:.3f}",
+            f"{row['caught_without_roles']:.3f}",
+            f"{row['clean_accepted']:.4f}",
+        ]
+        for kind, row in report["classes"].items()
+    ]
+    headers = [
+        "defect",
+        "spoiled values",
+        "rejected",
+        "rejected without the value roles",
+        "untouched values accepted",
+    ]
+    return head + table(headers, rows)

@@ -42,6 +42,7 @@ from cost_blocks import study_cost
 from crawl_vector_blocks import crawl_vector_env
 from live_blocks import live_throughput, sim_to_live
 from real_data_blocks import (
+    generated_defects,
     judge_scale_words,
     judge_signals,
     real_data_crawls,
@@ -330,6 +331,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "judge_signals": judge_signals,
     "judge_scale_words": judge_scale_words,
     "stress_locales": stress_locales,
+    "generated_defects": generated_defects,
     "score_explain": score_explain,
     "judge_libraries": judge_libraries,
     "performance": performance,

@@ -380,6 +380,8 @@ _REASON_WORDS = {
     "shifted column": "a bare rating, count, price or date where names or text belong: the "
     "selector took a neighbouring column",
     "page-wide value": "one value on every item: a selector not scoped to the item",
+    "label in the value": "the value carries its own label ('Price: 3,7 mld'): the label's "
+    "element was scraped with it",
     "section heading": "a one- or two-word heading among sentence-long headlines",
     "not a name": "a sentence where a person's name belongs",
     "copy of another field": "the value repeats another field of the same item",

@@ -29,6 +29,9 @@ column-context rules follow the real-data labels:
   its reason names both roles and how many rows hold one ("an amount in the `company` column
   of organisations: 3 of 40 rows").
 
+- **label in the value** (:mod:`rlm_gym.quality.labels`): a value that carries its own
+  label, "Price: 3,7 mld" under ``price``.
+
 - **column consistency** (:mod:`rlm_gym.quality.consistency`): crossed columns (a column
   holding what a neighbour is named for while that neighbour lacks it: shifted), a field
   repeating the item's own name (a copy of another field), and symbol columns (a lone "$"
@@ -65,6 +68,7 @@ from rlm_gym.quality.consistency import (
 from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
+from rlm_gym.quality.labels import LABELLED_VALUE, carried_label
 from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
@@ -86,6 +90,7 @@ __all__ = [
     "NAME_MAX_WORDS",
     "UNUSABLE_REASONS",
     "PAGE_WIDE_MIN_ITEMS",
+    "LABEL_RULE",
     "HEADLINE_MIN_WORDS",
     "HEADLINE_SENTENCE_WORDS",
     "HEADLINE_SENTENCE_SHARE",
@@ -123,6 +128,9 @@ UNUSABLE_REASONS = frozenset(
 invalid: completeness counts the values that are neither."""
 
 PAGE_WIDE_MIN_ITEMS = 5
+LABEL_RULE = {"enabled": True}
+"""Whether a value carrying its own label is rejected (:mod:`rlm_gym.quality.labels`); a
+switch so ``benchmarks/judge_signals.py`` can measure the rule apart."""
 HEADLINE_MIN_WORDS = 3
 NAME_MAX_WORDS = 10
 HEADLINE_SENTENCE_WORDS = 5
@@ -387,6 +395,18 @@ def _in_context(
     return judge_in_context
 
 
+def _without_labels(judge: Callable[[Any], str], field: str, kind: str) -> Callable[[Any], str]:
+    """``judge`` with values carrying their own label ("Price: 3,7 mld") rejected."""
+
+    def judge_without_labels(value: Any) -> str:
+        reason = judge(value)
+        if not reason and type(value) is str and carried_label(value, field, kind):
+            return LABELLED_VALUE
+        return reason
+
+    return judge_without_labels
+
+
 def _with_roles(
     judge: Callable[[Any], str], field: str, found: RoleOutliers
 ) -> Callable[[Any], str]:
@@ -490,6 +510,8 @@ def judge_items(
             kind, shift, page_wide, headline, person, header_names, numbers_are_names, nouns
         )
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
+        if LABEL_RULE["enabled"]:
+            judge = _without_labels(judge, text_name, kind)
         if kind == "text" and not page_wide:
             found = role_outliers(values)
             if found is not None:
