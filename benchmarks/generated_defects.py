@@ -1,16 +1,16 @@
 """What the judge catches of each defect class on generated tables, in every other Faker locale.
 
 A clean table of ``ITEMS`` records is generated per locale (Faker, pinned in the ``tables``
-extra, fixed seed): a person, a company, a city, a job title, a phone number, a date and a
-price. Each *defect generator* then spoils ``ROWS`` rows of one column of a fresh copy, the way
-scrapers do (issue 35):
+extra, fixed seed): a person, a company, a city, a job title, a phone number, a date, a price
+and a summary. Each *defect generator* then spoils ``ROWS`` rows of one column of a fresh
+copy, the way scrapers do (issue 35):
 
 - ``cross``: values of another column's role (a price in the company column, a date in the
   city column, a link in the name column, an e-mail in the job column);
 - ``label``: the value with a label glued before it ("Price: ...", "City: ...");
 - ``glue``: two fields glued into one value without a separator;
 - ``double``: the value written twice;
-- ``truncate``: the value cut to a third of its length;
+- ``truncate``: the value cut to a fifth of its length;
 - ``mis-encode``: the value's UTF-8 bytes read as Latin-1 (values with non-ASCII letters);
 - ``re-emit``: the previous record's value repeated (a parse error carried over);
 - ``widget``: one label on every row of the title column.
@@ -60,6 +60,7 @@ FIELDS: dict[str, Callable[[Any], str]] = {
     "phone": lambda fake: fake.phone_number(),
     "date": lambda fake: fake.date(),
     "price": lambda fake: fake.pricetag(),
+    "summary": lambda fake: fake.paragraph(nb_sentences=3),
 }
 
 CROSSINGS = (("company", "price"), ("city", "date"), ("name", "url"), ("job_title", "email"))
@@ -92,8 +93,8 @@ def _spoil(kind: str, table: list[dict[str, str]], fake: Any, rng: random.Random
             field = rng.choice(("company", "job_title", "city"))
             record[field] = record[field] + record[field]
         elif kind == "truncate":
-            field = rng.choice(("company", "job_title", "name"))
-            record[field] = record[field][: max(1, len(record[field]) // 3)]
+            field = rng.choice(("company", "job_title", "name", "summary"))
+            record[field] = record[field][: max(1, len(record[field]) // 5)].rstrip(".")
         elif kind == "mis-encode":
             field = rng.choice(sorted(FIELDS))
             text = record[field]

@@ -24,7 +24,9 @@ long compact forms, "Millionen", "miliar"): what it changes is counted — amoun
 magnitude, verdicts it turns. ``roles`` (:mod:`rlm_gym.quality.value_roles`: a value of a
 column of names whose learned role is another — "an amount in the `company` column") is
 learned from generated data only; its thresholds (``max_probability``, ``dominant_share``) are
-chosen by leave-one-corpus-out like ``shift``'s.
+chosen by leave-one-corpus-out like ``shift``'s. ``truncated`` (:mod:`rlm_gym.quality.truncated`:
+a text cut short mid-sentence in a column of sentences) flags values mostly unlabelled, so its
+setting is chosen on the other corpora's labelled values *and tiers*.
 
 Usage:
     python benchmarks/judge_signals.py [--save]
@@ -53,6 +55,7 @@ from rlm_gym.quality import (
     kinds,
     prices,
     shapes,
+    truncated,
     value_roles,
     values,
     vocab,
@@ -66,6 +69,12 @@ PENALTY = 5
 
 GRID = {"shift_columns": (2, 3, 4, 5), "min_values": (5, 10, 20)}
 """The settings tried for the ``shift`` signal."""
+
+TRUNCATION_GRID = {
+    "ended_share": (0.6, 0.7, 0.8, 0.9),
+    "max_length_ratio": (0.25, 0.35, 0.5),
+}
+"""The settings tried for the ``truncated`` signal."""
 
 ROLE_GRID = {
     "max_probability": (0.002, 0.005, 0.01, 0.02, 0.05, 0.1),
@@ -247,6 +256,55 @@ def roles_leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> di
     return report
 
 
+def truncation_leave_one_corpus_out() -> dict[str, Any]:
+    """The ``truncated`` signal (:mod:`rlm_gym.quality.truncated`): its flags fall mostly on
+    values no label covers, so a setting is scored by what the whole judge gets right with it —
+    labelled-invalid values rejected, less ``PENALTY`` per labelled-valid value rejected, plus
+    crawls whose tier follows the verdict — on the other corpora; the left-out corpus's
+    figures are reported against the judge without the signal."""
+    import real_data
+
+    keys = list(TRUNCATION_GRID)
+    grid = [
+        dict(zip(keys, combo, strict=True))
+        for combo in itertools.product(*TRUNCATION_GRID.values())
+    ]
+
+    def figures(name: str, setting: dict[str, Any]) -> dict[str, int]:
+        with mock.patch.dict(truncated.TRUNCATION_SETTINGS, setting):
+            report = real_data.measure(corpus_dir(name))
+        shares = report["figures"]
+        return {
+            "invalid_rejected": round(shares["invalid_rejected"] * report["invalid_values"]),
+            "valid_rejected": round((1 - shares["valid_accepted"]) * report["valid_values"]),
+            "tiers_agreed": round(shares["tier_agreement"] * report["crawls"]),
+            "invalid_values": report["invalid_values"],
+            "valid_values": report["valid_values"],
+        }
+
+    def score(counts: dict[str, int]) -> int:
+        return (
+            counts["invalid_rejected"] - PENALTY * counts["valid_rejected"] + counts["tiers_agreed"]
+        )
+
+    off = {name: figures(name, {"min_values": 10**9}) for name in OPEN_CORPORA}
+    measured = {name: [figures(name, setting) for setting in grid] for name in OPEN_CORPORA}
+    report: dict[str, Any] = {}
+    for left_out in OPEN_CORPORA:
+        others = [name for name in OPEN_CORPORA if name != left_out]
+        best = max(range(len(grid)), key=lambda i: (sum(score(measured[n][i]) for n in others), -i))
+        with_signal, without = measured[left_out][best], off[left_out]
+        report[left_out] = {
+            "setting": grid[best],
+            "catches": with_signal["invalid_rejected"] - without["invalid_rejected"],
+            "false_positives": with_signal["valid_rejected"] - without["valid_rejected"],
+            "tiers_gained": with_signal["tiers_agreed"] - without["tiers_agreed"],
+            "invalid_accepted": without["invalid_values"] - without["invalid_rejected"],
+            "valid_accepted": without["valid_values"] - without["valid_rejected"],
+        }
+    return report
+
+
 def _clear_value_caches() -> None:
     values._check_string.cache_clear()
     kinds._value_kind_cached.cache_clear()
@@ -415,6 +473,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         }
     report = {"shift": leave_one_corpus_out(by_corpus), "glued": glued, "penalty": PENALTY}
     report["roles"] = roles_leave_one_corpus_out({name: role_rows(name) for name in OPEN_CORPORA})
+    report["truncated"] = truncation_leave_one_corpus_out()
     _clear_value_caches()
     judged = {name: _labelled_verdicts(name) for name in OPEN_CORPORA}
     for rule in FIXED_RULES:
@@ -448,6 +507,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     for name in OPEN_CORPORA:
         row = report["roles"]["shipped"][name]
         print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+    print("truncated signal, leave-one-corpus-out (setting tuned on the other corpora's values")
+    print("and tiers; figures against the judge without it):")
+    for name in OPEN_CORPORA:
+        row = report["truncated"][name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4}; "
+            f"tiers gained {row['tiers_gained']:+d}; setting {row['setting']}"
+        )
     print("glued signal (no setting):")
     for name in OPEN_CORPORA:
         row = report["glued"][name]

@@ -380,6 +380,8 @@ _REASON_WORDS = {
     "shifted column": "a bare rating, count, price or date where names or text belong: the "
     "selector took a neighbouring column",
     "page-wide value": "one value on every item: a selector not scoped to the item",
+    "cut short": "far shorter than its column's other texts and stopping mid-sentence, where "
+    "they end theirs: the selector stopped at an inline element",
     "label in the value": "the value carries its own label ('Price: 3,7 mld'): the label's "
     "element was scraped with it",
     "section heading": "a one- or two-word heading among sentence-long headlines",

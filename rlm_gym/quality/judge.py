@@ -32,6 +32,9 @@ column-context rules follow the real-data labels:
 - **label in the value** (:mod:`rlm_gym.quality.labels`): a value that carries its own
   label, "Price: 3,7 mld" under ``price``.
 
+- **cut short** (:mod:`rlm_gym.quality.truncated`): in a column of sentences, a text far
+  shorter than the rest that stops mid-sentence ("Il a réalisé «").
+
 - **column consistency** (:mod:`rlm_gym.quality.consistency`): crossed columns (a column
   holding what a neighbour is named for while that neighbour lacks it: shifted), a field
   repeating the item's own name (a copy of another field), and symbol columns (a lone "$"
@@ -75,6 +78,7 @@ from rlm_gym.quality.pattern_types import classify_columns
 from rlm_gym.quality.ratings import STATED_SCALE_RE
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.shapes import SHAPE_SETTINGS, SHIFT_TYPES, accepted_columns, shifted_records
+from rlm_gym.quality.truncated import TRUNCATED, truncated_values
 from rlm_gym.quality.value_roles import RoleOutliers, role_outliers
 from rlm_gym.quality.values import check_value
 
@@ -407,6 +411,18 @@ def _without_labels(judge: Callable[[Any], str], field: str, kind: str) -> Calla
     return judge_without_labels
 
 
+def _uncut(judge: Callable[[Any], str], cut: frozenset[str]) -> Callable[[Any], str]:
+    """``judge`` with the texts ``cut`` short against their column rejected."""
+
+    def judge_uncut(value: Any) -> str:
+        reason = judge(value)
+        if not reason and type(value) is str and value in cut:
+            return TRUNCATED
+        return reason
+
+    return judge_uncut
+
+
 def _with_roles(
     judge: Callable[[Any], str], field: str, found: RoleOutliers
 ) -> Callable[[Any], str]:
@@ -516,6 +532,9 @@ def judge_items(
             found = role_outliers(values)
             if found is not None:
                 judge = _with_roles(judge, text_name, found)
+            cut = truncated_values(values)
+            if cut:
+                judge = _uncut(judge, cut)
         if kind == "rating":
             scale = rating_scale(text_name, values)
             if scale > 5:

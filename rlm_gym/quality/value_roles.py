@@ -223,7 +223,7 @@ def _model() -> tuple[np.ndarray, np.ndarray]:
 
 
 _CACHE: dict[str, np.ndarray] = {}
-_CACHE_LIMIT = 65536
+_CACHE_LIMIT = 16384
 
 
 def value_roles(texts: Sequence[str]) -> np.ndarray:
@@ -338,6 +338,8 @@ def role_outliers(
 
     chosen = OUTLIER_SETTINGS if settings is None else {**OUTLIER_SETTINGS, **settings}
     texts = [value for value in values if type(value) is str and value.strip()]
+    if len(texts) * chosen["max_share"] < 1:
+        return None  # a single outlier would already be too many: nothing to find
     distinct = list(dict.fromkeys(texts))
     if len(distinct) < chosen["min_values"]:
         return None
