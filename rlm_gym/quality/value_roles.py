@@ -239,16 +239,22 @@ def value_roles(texts: Sequence[str]) -> np.ndarray:
     import numpy as np
 
     missing = [text for text in dict.fromkeys(texts) if text not in _CACHE]
-    if missing:
-        weights, bias = _model()
-        buckets, owners = ngram_hashes([normalise(text) for text in missing])
-        probabilities = softmax(scores(weights, bias, buckets, owners, len(missing)))
-        if len(_CACHE) + len(missing) > _CACHE_LIMIT:
-            _CACHE.clear()
-        _CACHE.update(zip(missing, probabilities, strict=True))
-        if len(missing) == len(texts):
-            return probabilities
-    return np.array([_CACHE[text] for text in texts]).reshape(len(texts), len(ROLES))
+    if not missing:
+        return np.array([_CACHE[text] for text in texts]).reshape(len(texts), len(ROLES))
+    weights, bias = _model()
+    buckets, owners = ngram_hashes([normalise(text) for text in missing])
+    probabilities = softmax(scores(weights, bias, buckets, owners, len(missing)))
+    fresh = dict(zip(missing, probabilities, strict=True))
+    if len(missing) == len(texts):
+        result = probabilities
+    else:
+        result = np.array([fresh[text] if text in fresh else _CACHE[text] for text in texts])
+    # The cache is bounded: emptied when full (after the rows above were read from it).
+    if len(_CACHE) + len(fresh) > _CACHE_LIMIT:
+        _CACHE.clear()
+    if len(fresh) <= _CACHE_LIMIT:
+        _CACHE.update(fresh)
+    return result
 
 
 def group_probabilities(probabilities: np.ndarray) -> np.ndarray:

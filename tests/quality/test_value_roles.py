@@ -122,3 +122,12 @@ def test_the_model_names_the_roles_it_was_built_with():
     weights, bias = value_roles._model()
     assert weights.shape == (2**value_roles.HASH_BITS, len(ROLES))
     assert bias.shape == (len(ROLES),)
+
+
+def test_a_full_cache_is_emptied_without_losing_the_rows_asked_for(monkeypatch):
+    monkeypatch.setattr(value_roles, "_CACHE_LIMIT", 3)
+    value_roles._CACHE.clear()
+    value_roles.value_roles(["Anna", "Berlin"])
+    probabilities = value_roles.value_roles(["Anna", "Berlin", "Oslo", "Kyiv"])
+    assert probabilities.shape == (4, len(ROLES))
+    np.testing.assert_allclose(probabilities[0], value_roles.value_roles(["Anna"])[0])
