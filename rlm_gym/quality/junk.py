@@ -185,6 +185,8 @@ def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
         (True, True, True)
         >>> negated("no abstract", frozenset({"abstract"})), negated("no time to die")
         (True, False)
+        >>> negated("informasi tambahan tidak tersedia"), negated("no further details")
+        (True, True)
     """
     low = low.strip(" .!()[]-–—:")
     words = low.split()
@@ -201,7 +203,11 @@ def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
                 return True
         return False
     negations = [word for word in words if word in vocab.NEGATION_WORDS]
-    if not negations or not (words[0] in negations or words[-1] in negations):
+    # The negation opens or closes the value, verbs of existence aside ("... tidak tersedia").
+    core = [
+        word for word in words if word not in vocab.MISSING_FILLERS or word in vocab.NEGATION_WORDS
+    ] or words
+    if not negations or not (core[0] in negations or core[-1] in negations):
         return False
     rest = [
         word
@@ -210,7 +216,10 @@ def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
     ]
     if not rest:  # "nicht verfügbar", "není k dispozici": the negation of being there
         return len(words) > len(negations) and len(words) <= 4
-    return len(rest) <= 2 and all(_is_missing(word, nouns) for word in rest)
+    # A noun of missing data with one word of its own ("informasi tambahan tidak tersedia",
+    # "no further details"): the modifier of the noun, when the noun is there.
+    missing = sum(1 for word in rest if _is_missing(word, nouns))
+    return len(rest) <= 2 and missing >= 1 and (missing == len(rest) or len(words) >= 3)
 
 
 def _is_missing(word: str, nouns: frozenset[str]) -> bool:
