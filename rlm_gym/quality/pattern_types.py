@@ -161,7 +161,7 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
     # a named car with its engine's size and power is one, its price missing or not).
     if has("vehicle") and (price_like or (name_like and not has("property"))):
         return "product_list"
-    business_signals = has("phone") or has("category") or has("rating")
+    business_signals = has("phone") or has("category") or has("rating") or has("hours")
     if has("rent") or (price_like and has("property")):
         return "real_estate_listing"
     if price_like and has("address") and not business_signals:

@@ -155,3 +155,16 @@ def test_prices_tracked_for_one_shop_are_prices_not_products():
         for n in range(12)
     ]
     assert classify_pattern_type(items) == "price_extraction"
+
+
+def test_places_with_opening_hours_and_a_price_range_are_businesses_not_property():
+    items = [
+        {
+            "Name": f"Noodle Bar {n}",
+            "Address": f"{n} Queen's Road, Central",
+            "Price Range": "$101-200",
+            "Opening Hours": "Mon-Sun 11:00-22:00",
+        }
+        for n in range(12)
+    ]
+    assert classify_pattern_type(items) == "business_listing"
