@@ -9,7 +9,8 @@ Rejected (a value each rule finds is invalid although its type's check accepts i
   single digit after a decimal comma ("51,9", "35,0": no locale writes cents so), the prices
   were read as floats ("51.900" → 51.9) and written back: every bare price with one or two
   decimals there is a thousands group misread. (A decimal point is left alone: "874.1" is
-  how a program writes a float, and a rent of 874.10 is real.)
+  how a program writes a float, and a rent of 874.10 is real.) So is "51.9" in a column whose
+  bare prices are mostly grouped with that very mark ("51.900", "82.900").
 - **room count in an area column**: a one-digit number in a column named for an area unit
   ("metros_cuadrados", "Size (m²)") whose values are tens or hundreds of square metres.
 - **glued numbers**: a column of whole numbers nearly all of which end in two small digits
@@ -90,6 +91,10 @@ _SHORT_DECIMAL_RE = re.compile(r"^\d{1,3},\d{1,2}$")
 _ONE_DECIMAL_RE = re.compile(r"^\d{1,3},\d$")
 _WHOLE_RE = re.compile(r"^\d+$")
 _BARE_NUMBER_RE = re.compile(r"^\d+(?:[.,]\d+)?$")
+_BARE_GROUPED_RE = re.compile(r"^\d+(?:[.,]\d+)*$")
+# A bare number grouped in thousands ("51.900", "1,299,000"), its mark captured.
+_GROUPED_RE = re.compile(r"^\d{1,3}([.,])\d{3}(?:\1\d{3})*$")
+_SHORT_DECIMAL_ANY_RE = re.compile(r"^\d{1,3}[.,]\d{1,2}$")
 _NOT_TERMINAL = frozenset(",;:-–—、，；：،")
 _MIN_SENTENCE_WORDS = 8
 
@@ -131,6 +136,22 @@ def _float_thousands(values: list[Any], verdicts: list[str], kind: str, min_item
         return
     for index, text in enumerate(texts):
         if not verdicts[index] and _SHORT_DECIMAL_RE.match(text):
+            verdicts[index] = "thousands read as a decimal"
+
+
+def _grouped_thousands(values: list[Any], verdicts: list[str], kind: str, min_items: int) -> None:
+    if kind != "price":
+        return
+    texts = [_text(value) or "" for value in values]
+    grouped = [match.group(1) for match in map(_GROUPED_RE.match, texts) if match]
+    if len(grouped) < min_items:
+        return
+    mark, uses = Counter(grouped).most_common(1)[0]
+    bare = sum(1 for text in texts if _BARE_GROUPED_RE.match(text))
+    if uses * 2 < bare:
+        return
+    for index, text in enumerate(texts):
+        if not verdicts[index] and _SHORT_DECIMAL_ANY_RE.match(text) and mark in text:
             verdicts[index] = "thousands read as a decimal"
 
 
@@ -339,6 +360,7 @@ def mark_column_rules(
             _sentinel_bounds(values, verdicts, kind)
         if on["float_thousands"]:
             _float_thousands(values, verdicts, kind, min_items)
+            _grouped_thousands(values, verdicts, kind, min_items)
         if on["rooms_in_area"]:
             _rooms_in_area(str(name), values, verdicts, kind, min_items)
         if on["glued_numbers"]:

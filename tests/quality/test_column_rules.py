@@ -206,3 +206,26 @@ def test_the_rules_reasons_are_described():
     reasons = {"salary": ["", ""]}
     mark_column_rules([{"salary": "1-999999"}, {"salary": "5"}], reasons, {"salary": "price"}, 5)
     assert set(reasons["salary"]) - {""} <= set(COLUMN_RULE_REASONS)
+
+
+def test_a_short_decimal_with_the_columns_grouping_mark_is_thousands_misread():
+    rng = random.Random(9)
+    rows = [
+        {"ad": f"Car {n}", "price": f"{rng.randint(20, 90)}.{rng.randint(100, 999)}"}
+        for n in range(15)
+    ]
+    rows.append({"ad": "Car x", "price": "51.9"})
+    rows.append({"ad": "Car y", "price": "51,90"})  # the other mark: a decimal of its own
+    reasons = _reasons(rows, "price")
+    assert reasons[15] == "thousands read as a decimal"
+    assert reasons[16] == "" and set(reasons[:15]) == {""}
+
+
+def test_us_prices_with_cents_among_grouped_thousands_are_left_alone():
+    rng = random.Random(10)
+    rows = [
+        {"item": f"TV {n}", "price": f"{rng.randint(1, 9)},{rng.randint(100, 999)}"}
+        for n in range(12)
+    ]
+    rows += [{"item": f"Cable {n}", "price": f"{rng.randint(5, 60)}.99"} for n in range(5)]
+    assert set(_reasons(rows, "price")) == {""}
