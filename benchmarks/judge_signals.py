@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import save_results
 
 from rlm_gym.quality import (
+    column_rules,
     constant,
     joined,
     judge,
@@ -332,14 +333,20 @@ def _switched_off(rule: str) -> Any:
         return mock.patch.object(prices, "_has_currency", return_value=True)
     if rule == "labels":
         return mock.patch.dict(judge.LABEL_RULE, {"enabled": False})
+    if rule in column_rules.COLUMN_RULES:
+        return mock.patch.dict(column_rules.COLUMN_RULES, {rule: False})
     return mock.patch.dict(constant.CONSTANT_RULES, {rule: False})
 
 
-FIXED_RULES = (*constant.CONSTANT_RULES, "area_prices", "labels")
+FIXED_RULES = (*constant.CONSTANT_RULES, "area_prices", "labels", *column_rules.COLUMN_RULES)
 """The fixed rules measured apart: the constant-column rules of
-:data:`rlm_gym.quality.constant.CONSTANT_RULES` and ``area_prices`` (a number with an area
-unit and no currency is no price: :func:`rlm_gym.quality.prices.price_reason`) and
-``labels`` (a value carrying its own label, "Price: 3,7 mld": :mod:`rlm_gym.quality.labels`)."""
+:data:`rlm_gym.quality.constant.CONSTANT_RULES`, ``area_prices`` (a number with an area
+unit and no currency is no price: :func:`rlm_gym.quality.prices.price_reason`), ``labels`` (a
+value carrying its own label, "Price: 3,7 mld": :mod:`rlm_gym.quality.labels`), and the
+column rules of :data:`rlm_gym.quality.column_rules.COLUMN_RULES` (values judged against
+their column: sentinel bounds, thousands read as decimals, room counts in an area column,
+glued numbers, cut sentences, navigation links; and, accepting, a column's own words, class
+letters and lone header values)."""
 
 
 def fixed_rule(name: str, rule: str, judged: list[tuple[dict[str, Any], bool]]) -> dict[str, Any]:
@@ -349,10 +356,23 @@ def fixed_rule(name: str, rule: str, judged: list[tuple[dict[str, Any], bool]]) 
     with _switched_off(rule):
         without = _labelled_verdicts(name)
     _clear_value_caches()
-    counts = {"catches": 0, "false_positives": 0, "invalid_accepted": 0, "valid_accepted": 0}
+    counts = {
+        "catches": 0,
+        "false_positives": 0,
+        "invalid_accepted": 0,
+        "valid_accepted": 0,
+        "valid_gained": 0,
+        "invalid_lost": 0,
+    }
     flagged = []
     for (entry, was), (_, now) in zip(without, judged, strict=True):
         if not was:
+            if now:  # a rule that accepts: a valid value gained, or an invalid one let through
+                counts["valid_gained" if entry["valid"] else "invalid_lost"] += 1
+                flagged.append(
+                    f"line {entry['line']} {entry['field']}={str(entry['value'])[:50]!r} "
+                    f"accepted ({'valid' if entry['valid'] else 'invalid'})"
+                )
             continue
         counts["valid_accepted" if entry["valid"] else "invalid_accepted"] += 1
         if not now:
@@ -530,7 +550,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             print(
                 f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} "
                 f"accepted invalid; false positives {row['false_positives']:>2} of "
-                f"{row['valid_accepted']:>4}"
+                f"{row['valid_accepted']:>4}; accepts {row['valid_gained']} valid, "
+                f"{row['invalid_lost']} invalid"
             )
             for text in row["flagged"]:
                 print(f"      {text}")

@@ -134,12 +134,18 @@ def judge_signals() -> str:
                 if tuned
                 else "none (a fixed rule)"
             )
+            accepts = (
+                f"{fold['valid_gained']} / {fold['invalid_lost']}"
+                if "valid_gained" in fold
+                else "-"
+            )
             rows.append(
                 [
                     f"`{signal}`",
                     f"`{corpus}`",
                     f"{fold['catches']} of {fold['invalid_accepted']}",
                     f"{fold['false_positives']} of {fold['valid_accepted']}",
+                    accepts,
                     setting,
                 ]
             )
@@ -148,6 +154,7 @@ def judge_signals() -> str:
         "left out",
         "catches (of the invalid values the judge accepts without it)",
         "false positives (of the valid values it accepts)",
+        "values it accepts that the judge rejects without it: valid / invalid",
         "setting tuned on the other corpora",
     ]
     return table(headers, rows)

@@ -45,6 +45,12 @@ AREA_UNITS = (
     "area-hectare",
     "area-acre",
 )
+# The units of an engine's size and power: a column of them is a vehicle's specification
+# ("1 598 cm³", "150 KM", "110 kW").
+ENGINE_UNITS = ("volume-cubic-centimeter", "power-horsepower", "power-kilowatt")
+# Lengths written like an engine unit are left out: Polish horsepower is "KM", and a column
+# of "2 km" is a distance, no engine.
+LENGTH_UNITS = ("length-kilometer", "length-meter", "length-mile")
 _PATTERN_LITERAL_RE = re.compile(r"'[^']*'")
 _MONTH_KEYS = tuple(
     [
@@ -353,12 +359,17 @@ def currencies(codes: list[str]) -> dict[str, set[str]]:
 def area_units(codes: list[str]) -> set[str]:
     """How each language writes square metres, feet, hectares and acres ("m²", "ตร.ม.",
     "neliömetriä")."""
+    return unit_words(codes, AREA_UNITS)
+
+
+def unit_words(codes: list[str], unit_keys: tuple[str, ...]) -> set[str]:
+    """How each language writes the units ``unit_keys`` (CLDR unit ids) after a number."""
     from babel import Locale
 
     units: set[str] = set()
     for code in codes:
         patterns = Locale.parse(code.replace("-", "_"))._data["unit_patterns"]
-        for unit in AREA_UNITS:
+        for unit in unit_keys:
             for forms in patterns.get(unit, {}).values():
                 for key, pattern in forms.items():
                     if key == "per" or "{0}" not in pattern:
@@ -449,6 +460,11 @@ def build() -> dict[str, Any]:
             "Square metres, feet, yards, kilometres, hectares and acres as each language "
             "writes them after a number.",
             area_units(codes),
+        ),
+        "CLDR_ENGINE_UNITS": table(
+            "Cubic centimetres, horsepower and kilowatts as each language writes them after a "
+            'number ("cm³", "KM", "PS", "cv", "л. с.", "馬力"): the size and power of an engine.',
+            unit_words(codes, ENGINE_UNITS) - unit_words(codes, LENGTH_UNITS),
         ),
     }
 

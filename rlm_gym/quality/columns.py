@@ -183,8 +183,10 @@ def _unit_column(values: Iterable[Any]) -> bool:
 def _counts_not_scores(values: Iterable[Any]) -> bool:
     """Whether most of a rating-named column holds what no rating scale reaches: K-suffixed or
     grouped counts, or numbers above 100 (GitHub "stars": 46.3k; a Goodreads "Rating" column
-    of rating counts: 698,883). Scores scraped x10 (45, 50) stay ratings, and invalid ones."""
-    counts = seen = 0
+    of rating counts: 698,883), or whole numbers with zeros among them and some beyond 10 (votes:
+    "Cry Score" 0, 3, 15). Scores scraped x10 (45, 50) stay ratings, and invalid ones."""
+    counts = seen = wholes = zeros = 0
+    top = 0.0
     try:
         for value in islice(values, 20):
             shape = _shape(value)
@@ -193,9 +195,17 @@ def _counts_not_scores(values: Iterable[Any]) -> bool:
             seen += 1
             if shape == "count" or (shape in ("int", "num") and _number_of(value) > 100):
                 counts += 1
+            if shape in ("int", "int5"):
+                number = _number_of(value)
+                wholes += 1
+                zeros += number == 0
+                top = max(top, number)
     except TypeError:
         return False
-    return seen > 0 and counts * 2 >= seen
+    # Whole numbers only, zeros among them and some beyond 10: votes ("Cry Score": 0, 3, 15),
+    # not scores, which a scale of 10 would hold and which are seldom 0.
+    tallies = seen >= 5 and wholes == seen and zeros > 0 and top > 10
+    return seen > 0 and (counts * 2 >= seen or tallies)
 
 
 def _texts_not_numbers(values: Iterable[Any]) -> bool:

@@ -295,7 +295,13 @@ def date_reason(text: str, source: str | None = None) -> str:
                 return ""
         if _leading_date(text):
             return ""
+        if text[:1] in _UNTIL_MARKS and len(text) > 1:  # "~ 11/14(금)": open until that day
+            return date_reason(text[1:].strip(), source[1:].strip())
     return reason
+
+
+_UNTIL_MARKS = frozenset("~〜～")
+"""Marks before a date that say "until" (a closing date): the tilde and its wave forms."""
 
 
 def _short_date(text: str, source: str) -> bool:

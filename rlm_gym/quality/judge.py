@@ -60,6 +60,7 @@ from itertools import chain
 from typing import Any
 
 from rlm_gym.quality import vocab
+from rlm_gym.quality.column_rules import mark_column_rules
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.consistency import (
     copied_columns,
@@ -551,6 +552,7 @@ def judge_items(
             verdicts = [next(judged) if ok else filler for ok in is_dict]
         reasons[name] = verdicts
     mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
+    mark_column_rules(distinct, reasons, types, PAGE_WIDE_MIN_ITEMS, HEADER_ROW)
     _mark_shifted_records(distinct, reasons, types)
     return Judgement(
         fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type

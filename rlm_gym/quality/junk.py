@@ -35,7 +35,9 @@ _MARKUP_RE = lazy(
     # an entity that lost its semicolon before a space ("Rock &#039 n roll", "AT&amp T")
     r"&(?:#\d{2,6}|#x[0-9a-f]{2,5}|amp|quot|apos|nbsp|lt|gt)(?=\s)|"
     # an entity cut off at the end of the value ("… Donnersmarck &n" of "&nbsp;")
-    r"(?<=\s)&(?:n(?:b(?:sp?)?)?|amp?|qu(?:ot?)?|#x?[0-9a-f]{0,5})$",
+    r"(?<=\s)&(?:n(?:b(?:sp?)?)?|amp?|qu(?:ot?)?|#x?[0-9a-f]{0,5})$|"
+    # a numeric entity cut off anywhere at the end ("avokeitti&#…" of "&#246;"): "&#" is no text
+    r"&#x?[0-9a-f]{0,5}(?:\.{3}|…)?$",
     re.IGNORECASE,
 )
 # Code residue, as (substrings that must occur, pattern): the cheap substring test gates the
@@ -88,11 +90,13 @@ _CONT_NO_NBSP = _CONT.replace(
 )  # "é\xa0»" is French typography, not mojibake
 MOJIBAKE_RE = lazy(
     rf"[ÂÃ][{_CONT}]|â[€\x80][{_CONT}]?|[ÐÑØÙ][{_CONT}]|[à-ï][{_CONT_NO_NBSP}][{_CONT}]|"
-    r"ï»¿|[\x80-\x9f]|\ufffd"
+    r"ï»¿|[\x80-\x9f]|\ufffd|"
+    # C0 controls other than tab and line breaks: a byte lost in decoding ("avokeitti\x02")
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f]"
 )
 # Every mojibake alternative starts with one of these characters: scan for them (one charset,
 # fast) and try the full pattern only where they stand.
-_MOJIBAKE_GATE_RE = lazy("[ÂÃÐÑØÙà-ï\x80-\x9f\ufffd]")
+_MOJIBAKE_GATE_RE = lazy("[ÂÃÐÑØÙà-ï\x80-\x9f\ufffd\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def _mojibake(text: str) -> bool:
@@ -185,6 +189,8 @@ def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
         (True, True, True)
         >>> negated("no abstract", frozenset({"abstract"})), negated("no time to die")
         (True, False)
+        >>> negated("informasi tambahan tidak tersedia"), negated("no further details")
+        (True, True)
     """
     low = low.strip(" .!()[]-–—:")
     words = low.split()
@@ -201,7 +207,11 @@ def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
                 return True
         return False
     negations = [word for word in words if word in vocab.NEGATION_WORDS]
-    if not negations or not (words[0] in negations or words[-1] in negations):
+    # The negation opens or closes the value, verbs of existence aside ("... tidak tersedia").
+    core = [
+        word for word in words if word not in vocab.MISSING_FILLERS or word in vocab.NEGATION_WORDS
+    ] or words
+    if not negations or not (core[0] in negations or core[-1] in negations):
         return False
     rest = [
         word
@@ -210,7 +220,10 @@ def negated(low: str, nouns: frozenset[str] = frozenset()) -> bool:
     ]
     if not rest:  # "nicht verfügbar", "není k dispozici": the negation of being there
         return len(words) > len(negations) and len(words) <= 4
-    return len(rest) <= 2 and all(_is_missing(word, nouns) for word in rest)
+    # A noun of missing data with one word of its own ("informasi tambahan tidak tersedia",
+    # "no further details"): the modifier of the noun, when the noun is there.
+    missing = sum(1 for word in rest if _is_missing(word, nouns))
+    return len(rest) <= 2 and missing >= 1 and (missing == len(rest) or len(words) >= 3)
 
 
 def _is_missing(word: str, nouns: frozenset[str]) -> bool:

@@ -90,8 +90,13 @@ def _value_kind_text(text: str) -> str | None:
         and not _GLUED_RE.search(text)
         and not count_reason(text)
     ):
-        units = sum(word in vocab.COUNT_UNITS or word in vocab.NUMBER_SUFFIXES for word in alpha)
-        if units == len(alpha) or (units and len(alpha) <= 2):
+        # One word of its own beside a unit ("12 reviews verified"), not beside a scale word
+        # alone: "3 mie ayam" is three noodle dishes, no count of thousands.
+        units = sum(word in vocab.COUNT_UNITS for word in alpha)
+        scales = sum(
+            word in vocab.NUMBER_SUFFIXES and word not in vocab.COUNT_UNITS for word in alpha
+        )
+        if units + scales == len(alpha) or (units and len(alpha) <= 2):
             return "count"
     return None
 

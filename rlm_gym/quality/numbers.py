@@ -168,22 +168,66 @@ def is_currency(word: str) -> bool:
 
 
 def amounts(text: str) -> list[tuple[float, int]]:
-    """The numbers of ``text`` (K/M suffixes applied) with their end offsets."""
-    out = []
+    """The numbers of ``text`` (K/M suffixes applied) with their end offsets.
+
+    A number glued to a smaller one after its CJK scale word is one amount ("1億2000万円" is
+    120,000,000; "12万3000円" 123,000); a scale word followed by a word that is no currency,
+    unit or scale is no scale word ("3 mie ayam": three noodle dishes, not 3,000).
+
+    Example:
+        >>> amounts("1億2000万円"), amounts("3 mie ayam"), amounts("3 mil pesos")
+        ([(120000000.0, 6)], [(3.0, 1)], [(3000.0, 1)])
+    """
+    out: list[tuple[float, int]] = []
     low = text.lower()
+    glued_at = -1  # where a CJK scale word ends: a number starting there adds to the last
+    scale = 0.0
     for match in NUMBER_RE.finditer(text):
         number = parse_number(match.group())
         if number is None:
             continue
         end = match.end()
         tail = low[end : end + _SUFFIX_REACH].lstrip(" \xa0")
+        gap = len(low[end : end + _SUFFIX_REACH]) - len(tail)
+        multiplier = 1.0
+        suffix_end = -1
         for length in _SUFFIX_LENGTHS:
             suffix = tail[:length]
-            if suffix in vocab.NUMBER_SUFFIXES and _word_ends(suffix, tail[length : length + 1]):
-                number *= vocab.NUMBER_SUFFIXES[suffix]
+            if (
+                suffix in vocab.NUMBER_SUFFIXES
+                and _word_ends(suffix, tail[length : length + 1])
+                and _scales(suffix, tail[len(suffix) :])
+            ):
+                multiplier = vocab.NUMBER_SUFFIXES[suffix]
+                suffix_end = end + gap + len(suffix)
                 break
-        out.append((number, end))
+        number *= multiplier
+        if out and match.start() == glued_at and number < scale:
+            out[-1] = (out[-1][0] + number, end)
+        else:
+            out.append((number, end))
+        unspaced = suffix_end > 0 and ord(low[suffix_end - 1]) >= _UNSPACED_SCRIPTS
+        glued_at, scale = (suffix_end, multiplier) if unspaced else (-1, 0.0)
     return out
+
+
+def _scales(suffix: str, rest: str) -> bool:
+    """Whether a scale word of letters is one where it stands: not when another word follows
+    that is no currency, unit or scale ("3 mie ayam")."""
+    if len(suffix) < 3 or not suffix.isalpha():
+        return True
+    following = rest.split(maxsplit=1)
+    if not following:
+        return True
+    word = following[0].strip(".,;:!?()")
+    if not word or not word.isalpha():
+        return True
+    return (
+        is_currency(word)
+        or word in vocab.COUNT_UNITS
+        or word in vocab.NUMBER_SUFFIXES
+        or word in vocab.PRICE_QUALIFIERS
+    )
 
 
 def _word_ends(suffix: str, following: str) -> bool:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from rlm_gym.quality.column_roles import value_role
 from rlm_gym.quality.columns import column_type
-from rlm_gym.quality.numbers import AREA_RE
 from rlm_gym.quality.roles import field_roles
 
 __all__ = [
@@ -50,13 +50,24 @@ PATTERN_TYPES: tuple[str, ...] = BASE_PATTERN_TYPES + LISTING_TYPES
 """Every pattern type :func:`classify_pattern_type` returns."""
 
 
-_SAMPLE = 30
+# What each column role (:func:`rlm_gym.quality.column_roles.value_role`) means to the rules.
+_PATTERN_ROLES: dict[str | None, frozenset[str]] = {
+    "area": frozenset({"property"}),
+    "property_text": frozenset({"property"}),
+    "engine": frozenset({"vehicle"}),
+    "category": frozenset({"category"}),
+    "long_text": frozenset({"body"}),
+    "title": frozenset({"title"}),
+    "name": frozenset({"name"}),
+}
 
 
 def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
     """What a column's values say it is, whatever its name (a machine-made CSS class, a word
     of a language the tables do not hold): sentence-long texts are titles (headlines, with a
-    date), longer ones bodies, short texts names, amounts with an area unit a property's size.
+    date), longer ones bodies, short texts names, a few short values repeated a category,
+    amounts with an area unit a property's size, with an engine unit a vehicle's
+    (:func:`rlm_gym.quality.column_roles.value_role`).
 
     Example:
         >>> sorted(value_roles("text", ["Markets rally as rates fall again"] * 3))
@@ -66,32 +77,7 @@ def value_roles(column_type: str, values: Sequence[Any]) -> frozenset[str]:
         >>> sorted(value_roles("text", ["669243738", "665381183"]))  # identifiers: no role
         []
     """
-    texts = [v.strip() for v in values[: _SAMPLE * 2] if type(v) is str and v.strip()][:_SAMPLE]
-    if not texts:
-        return frozenset()
-    if column_type in ("count", "text", "price") and sum(
-        1 for text in texts if len(text) <= 40 and AREA_RE.search(text)
-    ) * 2 > len(texts):
-        return frozenset({"property"})
-    if column_type != "text":
-        return frozenset()
-    if sum(1 for text in texts if not any(char.isalpha() for char in text)) * 2 > len(texts):
-        return frozenset()  # identifiers ("669243738", "A-17/3" aside): no name, no place
-    sizes = sorted(_size(text) for text in texts)
-    middle = sizes[len(sizes) // 2]
-    if middle > 40:
-        return frozenset({"body"})
-    if middle >= 5:  # a headline: an article with a date (a title alone is no article)
-        return frozenset({"title"})
-    return frozenset({"name"})
-
-
-def _size(text: str) -> int:
-    """Words of a text; scripts written without spaces count a word per three characters."""
-    words = len(text.split())
-    if words <= 2 and len(text) >= 9 and any(ord(char) >= 0x2E80 for char in text):
-        return len(text) // 3
-    return words
+    return _PATTERN_ROLES.get(value_role(column_type, values), frozenset())
 
 
 def _column_roles(name: str, column_type: str) -> frozenset[str]:
@@ -137,17 +123,25 @@ def classify_columns(
     if silent:  # no name says anything: the values speak for every field
         return _classify(_with_value_roles(column_types, columns, per_field), len(per_field))
     found = _classify(per_field, len(per_field))
-    if found != DEFAULT_PATTERN_TYPE:
-        return found
-    # The names that speak lead nowhere: the fields whose names say nothing speak by values,
-    # for the shapes values show plainly - a dated article or event, a priced property.
+    # The fields whose names say nothing speak by their values, where these plainly show a
+    # more specific shape than the names found: a dated article or event, a priced property,
+    # goods or a directory where the names led nowhere; a directory of businesses where they
+    # found only contacts (a category column beside a name and an address).
     by_values = _classify(_with_value_roles(column_types, columns, per_field), len(per_field))
     dated = "date" in column_types.values()
-    if by_values == "real_estate_listing" or (
-        dated and by_values in ("article_extraction", "event_listing")
+    if found == DEFAULT_PATTERN_TYPE and (
+        by_values in _PLAIN_SHAPES
+        or (dated and by_values in ("article_extraction", "event_listing"))
     ):
         return by_values
+    if found == "contact_info" and by_values == "business_listing":
+        return by_values
     return found
+
+
+_PLAIN_SHAPES = frozenset(
+    {"real_estate_listing", "product_list", "price_extraction", "business_listing", "job_listing"}
+)
 
 
 def _classify(per_field: list[frozenset[str]], columns: int) -> str:
@@ -163,10 +157,11 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
         return "job_listing"
     if _is_event(has, name_like, place, price_like, person):
         return "event_listing"
-    # Cars, vans and motorbikes for sale are products, whatever place or size they list.
-    if price_like and has("vehicle"):
+    # Cars, vans and motorbikes for sale are products, whatever place or size they list (and
+    # a named car with its engine's size and power is one, its price missing or not).
+    if has("vehicle") and (price_like or (name_like and not has("property"))):
         return "product_list"
-    business_signals = has("phone") or has("category") or has("rating")
+    business_signals = has("phone") or has("category") or has("rating") or has("hours")
     if has("rent") or (price_like and has("property")):
         return "real_estate_listing"
     if price_like and has("address") and not business_signals:
@@ -177,6 +172,9 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
     if name_like and has("business_category") and has("rating"):
         return "business_listing"
     if name_like and place and (has("category") or has("hours")):
+        return "business_listing"
+    # Organisations with their trade or industry, nothing priced: a directory of businesses.
+    if (has("employer") or has("business")) and has("category") and not price_like:
         return "business_listing"
     if has("group"):  # clubs, teams, societies: a directory, not goods
         return "contact_info" if has("email") or has("phone") else DEFAULT_PATTERN_TYPE
@@ -194,6 +192,11 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
         return "review_extraction"
     article = has("headline") or has("author") or has("published")
     if article or (has("title") and (has("body") or has("date"))):
+        return "article_extraction"
+    # Prose with a link per item, nothing priced, rated, counted, placed or to contact: the
+    # pages of articles (a repository's readme comes with its stars and forks).
+    figures = price_like or has("rating") or has("count") or place or has("email")
+    if has("body") and has("url") and not (figures or has("phone") or person):
         return "article_extraction"
     # A list of titles and nothing else is a list of headlines.
     if has("title") and columns == 1:
@@ -218,7 +221,10 @@ def _with_value_roles(
         if roles - {kind} or str(name) not in columns:
             out.append(roles)
             continue
-        found = value_roles(kind, columns[str(name)])
+        role = value_role(kind, columns[str(name)])
+        if role == "identifier" and kind == "count":  # a row number is no count
+            roles = roles - {kind}
+        found = _PATTERN_ROLES.get(role, frozenset())
         if "name" in found:
             found = frozenset({"place"}) if named else found
             named = True

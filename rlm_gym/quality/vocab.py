@@ -108,6 +108,7 @@ __all__ = [
     "MISSING_FILLERS",
     # generated and merged
     "AREA_UNITS",
+    "ENGINE_UNITS",
     "DECIMAL_MARKS",
     "GROUP_MARKS",
     "RELATIVE_DAYS",
@@ -261,6 +262,7 @@ SCALE_KEYS: tuple[str, ...] = _TABLES["SCALE_KEYS"]
 
 # counts.json: units and multipliers of counts
 AREA_UNITS: frozenset[str] = _TABLES["CLDR_AREA_UNITS"] | _TABLES["EXTRA_AREA_UNITS"]
+ENGINE_UNITS: frozenset[str] = _TABLES["CLDR_ENGINE_UNITS"]
 COUNT_UNITS: frozenset[str] = _TABLES["COUNT_UNITS"] | frozenset(
     form for unit in AREA_UNITS if " " not in unit for form in (unit, unit.rstrip("."))
 )

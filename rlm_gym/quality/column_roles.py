@@ -1,0 +1,196 @@
+"""Column roles: the one role each column of a crawl plays, read from its values (their shape,
+units and spread), the column's name only breaking ties.
+
+A crawl's pattern type follows the roles of its columns when their names are unknown
+(:mod:`rlm_gym.quality.pattern_types`): a column of "85 m²" is a property's area whatever it is
+called, one of "1 598 cm³" an engine, one that repeats a handful of short values a category.
+The readers here are rules; :func:`column_roles` is the seam a learned reader of values can
+later feed.
+
+Example:
+    >>> cars = [{"a": f"Model {n}", "b": f"1 {n}00 cm³", "c": "Diesel"} for n in range(10)]
+    >>> column_roles(cars)
+    {'a': 'name', 'b': 'engine', 'c': 'category'}
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rlm_gym.quality import vocab
+from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.lazy_regex import lazy
+from rlm_gym.quality.numbers import AREA_RE
+from rlm_gym.quality.roles import field_roles
+
+__all__ = ["COLUMN_ROLES", "column_roles", "value_role"]
+
+COLUMN_ROLES: tuple[str, ...] = (
+    "amount",
+    "rating",
+    "count",
+    "date",
+    "url",
+    "email",
+    "phone",
+    "area",
+    "engine",
+    "property_text",
+    "category",
+    "identifier",
+    "long_text",
+    "title",
+    "name",
+    "place",
+    "person",
+    "organisation",
+)
+"""Every role :func:`column_roles` gives (a column no reader recognises has none)."""
+
+_SAMPLE = 30
+_TYPE_ROLES = {
+    "price": "amount",
+    "rating": "rating",
+    "count": "count",
+    "date": "date",
+    "url": "url",
+    "email": "email",
+    "phone": "phone",
+}
+# Roles a column's name may give where its values only say "a short text" or "a sentence".
+_NAME_ROLES = (
+    ("place", "place"),
+    ("address", "place"),
+    ("venue", "place"),
+    ("person", "person"),
+    ("author", "person"),
+    ("employer", "organisation"),
+    ("business", "organisation"),
+    ("category", "category"),
+    ("business_category", "category"),
+)
+# A number and an engine unit, the whole value ("1 598 cm³", "150 KM", "110 kW"), both in
+# NFKC form ("cm³" and "cm3" alike).
+_ENGINE_RE = lazy(
+    lambda: (
+        r"^\d[\d\s.,]*\s*(?:"
+        + "|".join(
+            re.escape(unicodedata.normalize("NFKC", unit))
+            for unit in sorted(vocab.ENGINE_UNITS, key=len, reverse=True)
+        )
+        + r")\.?$"
+    ),
+)
+
+
+def _words(text: str) -> int:
+    """Words of a text; scripts written without spaces count a word per three characters."""
+    words = len(text.split())
+    if words <= 2 and len(text) >= 9 and any(ord(char) >= 0x2E80 for char in text):
+        return len(text) // 3
+    return words
+
+
+def _is_engine(text: str) -> bool:
+    return bool(_ENGINE_RE.match(unicodedata.normalize("NFKC", text).lower()))
+
+
+def _is_row_number(values: Sequence[Any]) -> bool:
+    """The values number the rows (1, 2, 3 ... in some order): an index, not a count."""
+    numbers = []
+    for value in values:
+        text = str(value).strip() if type(value) in (str, int) else ""
+        if not text.isdecimal():
+            return False
+        numbers.append(int(text))
+    if len(numbers) < 5:
+        return False
+    return len(set(numbers)) == len(numbers) == max(numbers) - min(numbers) + 1
+
+
+def value_role(kind: str, values: Sequence[Any]) -> str | None:
+    """The role a column's values show, given its value type ``kind`` (as
+    :func:`rlm_gym.quality.columns.column_type` gives it), or None when they show none.
+
+    Sizes with an area unit are an ``area``, sizes and powers of engines an ``engine``, texts
+    that mostly mention an area a property's description (``property_text``); a column that
+    repeats a few short values (a third as many as its rows, or fewer) is a ``category``; texts
+    without letters are identifiers; then by length: ``long_text``, ``title`` (a sentence) or
+    ``name``. The other value types are their own role (a price is an ``amount``), save a
+    column that numbers the rows (an ``identifier``).
+
+    Example:
+        >>> value_role("count", ["85 m²", "120 m²"]), value_role("text", ["Aino", "Eero"])
+        ('area', 'name')
+        >>> value_role("text", ["Diesel", "Benzyna"] * 6), value_role("price", ["9 €"])
+        ('category', 'amount')
+    """
+    texts = [v.strip() for v in values[: _SAMPLE * 2] if type(v) is str and v.strip()][:_SAMPLE]
+    half = len(texts) / 2
+    if texts and kind in ("count", "text", "price"):
+        if sum(1 for text in texts if len(text) <= 40 and AREA_RE.search(text)) > half:
+            return "area"
+        if kind != "price" and sum(1 for text in texts if _is_engine(text)) > half:
+            return "engine"
+    if kind == "count" and _is_row_number(values):
+        return "identifier"
+    if kind != "text":
+        return _TYPE_ROLES.get(kind)
+    if not texts:
+        return None
+    if sum(1 for text in texts if not any(char.isalpha() for char in text)) > half:
+        return "identifier"  # "669243738", "A-17/3": no name, no place
+    sizes = sorted(_words(text) for text in texts)
+    middle = sizes[len(sizes) // 2]
+    if middle > 40:
+        return "long_text"
+    if sum(1 for text in texts if len(text) > 40 and AREA_RE.search(text)) > half:
+        return "property_text"  # "49,72 m2, 2-sobno, zgrajeno l. 1925, ...": an ad's summary
+    filled = [v.strip() for v in values if type(v) is str and v.strip()]
+    if middle < 5 and len(filled) >= 10 and len(set(filled)) * 3 <= len(filled):
+        return "category"
+    return "title" if middle >= 5 else "name"
+
+
+def column_roles(
+    items: Iterable[Any] | Mapping[str, Sequence[Any]],
+    types: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Field -> the role its column plays (one of :data:`COLUMN_ROLES`), for the fields whose
+    values or names show one.
+
+    The values decide (:func:`value_role`); where they only say "a short text" or "a
+    sentence", a name that means a place, a person, an organisation or a category says which.
+
+    Args:
+        items: The extracted items (dicts; others are skipped), or field -> values.
+        types: Field -> value type when already known (else :func:`column_type` reads it).
+
+    Returns:
+        Field -> role, in first-seen field order.
+
+    Example:
+        >>> column_roles({"Ville": ["Lyon", "Nice"], "Prix": ["250 000 €", "180 000 €"]})
+        {'Ville': 'place', 'Prix': 'amount'}
+    """
+    if isinstance(items, Mapping):
+        columns = {str(name): list(values) for name, values in items.items()}
+    else:
+        columns = {}
+        for item in items:
+            if isinstance(item, dict):
+                for name, value in item.items():
+                    columns.setdefault(str(name), []).append(value)
+    out: dict[str, str] = {}
+    for name, values in columns.items():
+        kind = types[name] if types and name in types else column_type(name, values)
+        role = value_role(kind, values)
+        if role in (None, "name", "title"):
+            named = field_roles(name)
+            role = next((to for key, to in _NAME_ROLES if key in named), role)
+        if role is not None:
+            out[name] = role
+    return out
