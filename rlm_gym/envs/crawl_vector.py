@@ -58,6 +58,7 @@ from rlm_gym.envs.dynamics import (
     S_END,
     S_PHASE,
     S_STEPS,
+    S_TIME,
     STOP,
     initial_state,
     site_model,
@@ -70,7 +71,7 @@ from rlm_gym.envs.observation import (
 )
 from rlm_gym.envs.profiles import PROFILE_DRAWS, check_overrides, profile_from_uniforms
 from rlm_gym.envs.reports import final_step
-from rlm_gym.envs.scoring import scorer_for
+from rlm_gym.envs.scoring import item_blocks, scorer_for
 from rlm_gym.envs.vector_dynamics import VALID, SiteArrays, batch_transition
 from rlm_gym.envs.vector_observation import (
     INITIAL_PROGRESS,
@@ -87,6 +88,7 @@ _UNIFORM_BLOCK = 64
 _RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
 # Action masks by phase (the done phase allows only ``stop``, as ``CrawlEnv.action_masks``).
 _INITIAL_STATE = np.array(initial_state(), dtype=np.int64)
+_NO_COMPONENTS = np.zeros((0, 6))
 _MASKS = np.concatenate([VALID.T[:3], np.eye(_N_ACTIONS, dtype=bool)[None, STOP]])
 
 
@@ -176,6 +178,10 @@ class CrawlVectorEnv(VectorEnv):
         self._last_action = np.full(n, -1, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
         self._started = False
+        # The crawls the last step ended (``final_components``), and the settings found equal.
+        self._final_rows: list[int] = []
+        self._final_crawls: list[tuple[Any, tuple[int, ...], dict[str, Any]]] = []
+        self._matched_settings: Any = self._scorer.settings
 
     # ------------------------------------------------------------------ episodes
     def reset(
@@ -207,6 +213,7 @@ class CrawlVectorEnv(VectorEnv):
         reset[list(rows)] = True
         self._autoreset &= ~reset
         self._started = True
+        self._final_rows, self._final_crawls = [], []
         return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
 
     def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
@@ -316,9 +323,13 @@ class CrawlVectorEnv(VectorEnv):
             self._requests_sent[finished].tolist(),
             strict=True,
         )
+        ended_crawls = []
         for index, action, state, event, used, requests in last:
-            rewards[index], info = self._finish(index, action, tuple(state), event, used, requests)
+            state = tuple(state)
+            rewards[index], info = self._finish(index, action, state, event, used, requests)
             finals.append(info)
+            ended_crawls.append((self._models[index], state, info["crawl_result"]))
+        self._final_rows, self._final_crawls = finished, ended_crawls
         if finals and not same_step:
             self._texts.add_finals(self, infos, finals, finished)
         if same_step and ended.any():
@@ -373,6 +384,56 @@ class CrawlVectorEnv(VectorEnv):
         )
         info["crawl_result"] = info["action_result"].metadata["crawl_result"]
         return score, info
+
+    def final_components(self, settings: Any) -> tuple[list[int], np.ndarray] | None:
+        """The crawl reward's components of the crawls the last step ended, if ``settings``
+        are this env's (its reward config's), else None.
+
+        ``crawl_reward`` under the env's settings of each sub-env's crawl result, from the env's
+        scorer (``Scorer.components``): what the ``crawl`` policy with these settings computes
+        from ``infos["crawl_result"]``, without building and judging the result again
+        (``VectorRewardPolicyWrapper`` reads it, ``rlm_gym.wrappers.vector_crawl``).
+
+        Args:
+            settings: The ``CrawlSettings`` of the policy that asks.
+
+        Returns:
+            The sub-envs that terminated on the last step (ascending) and their components,
+            an ``(m, 6)`` float64 array in ``COMPONENT_NAMES`` order; None when ``settings``
+            differ from the env's.
+
+        Example:
+            >>> envs = CrawlVectorEnv(3)
+            >>> _ = envs.reset(seed=0)
+            >>> _ = envs.step(np.array([9, 0, 9]))
+            >>> rows, parts = envs.final_components(envs.reward_settings)
+            >>> rows, parts.shape
+            ([0, 2], (2, 6))
+        """
+        scorer = self._scorer
+        if settings is not self._matched_settings:
+            if settings != scorer.settings:
+                return None
+            self._matched_settings = settings
+        if not self._final_rows:
+            return [], _NO_COMPONENTS
+        parts = [
+            scorer.components(
+                model.profile.pattern_type,
+                item_blocks(model, state),
+                result["success"],
+                result["navigation_result"]["pages_collected"],
+                state[S_TIME],
+                len(result["errors"]),
+            )
+            for model, state, result in self._final_crawls
+        ]
+        return self._final_rows, np.array(parts, dtype=np.float64)
+
+    @property
+    def reward_settings(self) -> Any:
+        """The ``CrawlSettings`` of the env's reward config (``final_components`` reads them)."""
+        return self._scorer.settings
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         if not self._started:

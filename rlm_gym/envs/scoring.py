@@ -101,9 +101,13 @@ class Scorer:
         # scoring items through the memo shared per settings lets the ``crawl`` policy reuse
         # the judgement when it scores the same crawl result.
         self._settings = CrawlRewardPolicy(self.config).settings
+        self.settings = self._settings
         self._memo = memo_for(self._settings)
         self.error_cap = _error_cap(self.config)
         self._content: dict[tuple, tuple[float, tuple[float, ...]]] = {}
+        # Every component of a content key, in ``crawl_reward``'s order (efficiency's slot
+        # holds the value of the content's own call and is replaced per result).
+        self._parts: dict[tuple, tuple[float, ...]] = {}
         self._efficiency: dict[tuple[int, int, int], float] = {}
         self._efficiency_at = 0
 
@@ -134,8 +138,40 @@ class Scorer:
         tail = tuple(components[name] for name in names[self._efficiency_at + 1 :])
         if len(self._content) >= _CONTENT_CACHE:
             self._content.clear()
+            self._parts.clear()
+        self._parts[key] = tuple(components.values())
         found = self._content[key] = (head, tail)
         return found
+
+    def components(
+        self,
+        pattern_type: str,
+        blocks: tuple[Block, ...],
+        success: bool,
+        pages: int,
+        execution_time_ms: int,
+        errors: int,
+    ) -> tuple[float, ...]:
+        """``crawl_reward(result, config=self.config).components`` of the result described,
+        as a tuple in ``COMPONENT_NAMES`` order (the ``crawl`` policy's own components under
+        the same settings: ``score`` is their clamped sum).
+
+        Example:
+            >>> scorer = scorer_for(None)
+            >>> parts = scorer.components("contact_info", (), False, 0, 0, 0)
+            >>> len(parts), sum(parts) == scorer.score("contact_info", (), False, 0, 0, 0)
+            (6, True)
+        """
+        key = (pattern_type, blocks, success)
+        parts = self._parts.get(key)
+        if parts is None:
+            self.content(pattern_type, blocks, success)
+            parts = self._parts[key]
+        if errors > self.error_cap:
+            errors = self.error_cap
+        at = self._efficiency_at
+        efficiency = self.efficiency(pages, execution_time_ms, errors)
+        return (*parts[:at], efficiency, *parts[at + 1 :])
 
     def efficiency(self, pages: int, execution_time_ms: int, errors: int) -> float:
         """The efficiency component for this many pages, this much time and errors."""
