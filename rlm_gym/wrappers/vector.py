@@ -410,7 +410,7 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
                 self._episode_events(dones, starts)
         else:
             route = crawl_route(self)
-            crawl_step = route and score_crawl_finals(self, route, dones, resets)
+            crawl_step = route and score_crawl_finals(self, route, dones, resets, starts)
             if crawl_step:
                 components, values, episode = crawl_step
             else:

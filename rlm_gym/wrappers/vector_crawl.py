@@ -13,7 +13,8 @@ The path applies while all of this holds (else the per-sub-env path runs, unchan
 
 * the wrapper wraps the env directly (nothing between may change its results) and the env
   offers ``final_components(settings)``;
-* the autoreset mode is ``NEXT_STEP`` and no weight schedule is set;
+* the autoreset mode is ``NEXT_STEP`` or ``SAME_STEP`` (SB3's, which the studies train in)
+  and no weight schedule is set;
 * the policy is a plain ``CrawlRewardPolicy`` (no subclass, no replaced ``calculate``) without
   a knowledge store: its hooks then only clear what the store would read, so skipping them
   (and the per-sub-env contexts) changes no number.
@@ -33,6 +34,7 @@ from rlm_gym.wrappers.vector_infos import EpisodeReport, masked_report
 __all__ = ["crawl_route", "score_crawl_finals"]
 
 _CALCULATE = CrawlRewardPolicy.calculate
+_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
 
 
 def crawl_route(wrapper: Any) -> Any:
@@ -44,7 +46,7 @@ def crawl_route(wrapper: Any) -> Any:
         or getattr(policy.calculate, "__func__", None) is not _CALCULATE
         or policy.config["knowledge_store"] is not None
         or wrapper._schedule is not None
-        or wrapper._autoreset_mode is not AutoresetMode.NEXT_STEP
+        or wrapper._autoreset_mode not in _MODES
         or wrapper._names != COMPONENT_NAMES
         or env is not env.unwrapped
     ):
@@ -57,6 +59,7 @@ def score_crawl_finals(
     final_components: Any,
     dones: np.ndarray,
     resets: np.ndarray | None,
+    starts: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray, EpisodeReport] | None:
     """Score the step from the env's components: ``(components, values, report)``, or None
     when the env's settings are not the policy's (the caller then scores per sub-env).
@@ -66,6 +69,8 @@ def score_crawl_finals(
         final_components: The env's ``final_components``.
         dones: Terminated or truncated, without the sub-envs reset on this step.
         resets: The sub-envs reset on this step (``NEXT_STEP``), or None.
+        starts: The sub-envs whose next episode starts on this step (``resets`` under
+            ``NEXT_STEP``; under ``SAME_STEP`` the finished ones, after their report).
     """
     finals = final_components(wrapper._policy.settings)
     if finals is None:
@@ -79,10 +84,7 @@ def score_crawl_finals(
         wrapper._steps += 1
     else:
         wrapper._steps += ~resets
-        # ``_start_episode`` without its hook (see the module docstring).
-        wrapper._steps[resets] = 0
-        wrapper._sums_totals[resets] = 0.0
-        np.add(wrapper._episode_ids, resets, out=wrapper._episode_ids)
+        _start(wrapper, resets)
     if len(rows):
         # ``weighted_components``: each component times its weight, then the clamped sum in
         # component order (with all weights 1 that is the policy's own value: the same sum).
@@ -96,4 +98,14 @@ def score_crawl_finals(
         wrapper._totals[rows] += values[rows]
     # Sub-envs cut by the step limit alone end on a step that is not final: zeros.
     report = masked_report(dones, wrapper._sums, wrapper._totals, episode_weights, {})
+    if resets is None and starts is not None:
+        _start(wrapper, starts)
     return components, values, report
+
+
+def _start(wrapper: Any, started: np.ndarray) -> None:
+    """``_start_episode`` of the sub-envs of ``started`` without its hook (see the module
+    docstring)."""
+    wrapper._steps[started] = 0
+    wrapper._sums_totals[started] = 0.0
+    np.add(wrapper._episode_ids, started, out=wrapper._episode_ids)

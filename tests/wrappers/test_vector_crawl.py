@@ -47,13 +47,15 @@ def _run(wrapper, steps: int) -> list:
     return out
 
 
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
 @pytest.mark.parametrize(
     "options",
     [{}, {"weights": {"efficiency": 0.5, "success": 3.0}}, {"disable": ("defects", "quantity")}],
 )
-def test_the_crawl_path_gives_the_per_sub_env_numbers(options):
-    fast = VectorRewardPolicyWrapper(_batch(max_steps=12), "crawl", **options)
-    slow = VectorRewardPolicyWrapper(VectorWrapper(_batch(max_steps=12)), "crawl", **options)
+def test_the_crawl_path_gives_the_per_sub_env_numbers(options, mode):
+    settings = {"max_steps": 12, "autoreset_mode": mode}
+    fast = VectorRewardPolicyWrapper(_batch(**settings), "crawl", **options)
+    slow = VectorRewardPolicyWrapper(VectorWrapper(_batch(**settings)), "crawl", **options)
     assert crawl_route(fast) is not None and crawl_route(slow) is None
     assert _run(fast, 120) == _run(slow, 120)
 
@@ -86,10 +88,10 @@ class _Subclass(CrawlRewardPolicy):
         lambda: VectorRewardPolicyWrapper(
             _batch(), "crawl", schedule=WeightSchedule({"efficiency": [(0, 0.0), (100, 1.0)]})
         ),
-        lambda: VectorRewardPolicyWrapper(_batch(autoreset_mode="SameStep"), "crawl"),
+        lambda: VectorRewardPolicyWrapper(_batch(autoreset_mode="Disabled"), "crawl"),
         lambda: VectorRewardPolicyWrapper(VectorWrapper(_batch()), "crawl"),
     ],
-    ids=["subclass", "knowledge-store", "schedule", "same-step", "wrapper-between"],
+    ids=["subclass", "knowledge-store", "schedule", "disabled", "wrapper-between"],
 )
 def test_the_path_stands_aside_when_skipping_calculate_could_matter(make):
     assert crawl_route(make()) is None
