@@ -71,7 +71,7 @@ from rlm_gym.envs.observation import (
 )
 from rlm_gym.envs.profiles import PROFILE_DRAWS, check_overrides, profile_from_uniforms
 from rlm_gym.envs.reports import final_step
-from rlm_gym.envs.scoring import item_blocks, scorer_for
+from rlm_gym.envs.scoring import Scorer, item_blocks, scorer_for
 from rlm_gym.envs.vector_dynamics import VALID, SiteArrays, batch_transition
 from rlm_gym.envs.vector_observation import (
     INITIAL_PROGRESS,
@@ -178,10 +178,11 @@ class CrawlVectorEnv(VectorEnv):
         self._last_action = np.full(n, -1, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
         self._started = False
-        # The crawls the last step ended (``final_components``), and the settings found equal.
+        # The crawls the last step ended (``final_components``), and the scorer of the last
+        # settings asked for that are not the env's.
         self._final_rows: list[int] = []
         self._final_crawls: list[tuple[Any, tuple[int, ...], dict[str, Any]]] = []
-        self._matched_settings: Any = self._scorer.settings
+        self._other_scorer: Scorer | None = None
 
     # ------------------------------------------------------------------ episodes
     def reset(
@@ -385,13 +386,13 @@ class CrawlVectorEnv(VectorEnv):
         info["crawl_result"] = info["action_result"].metadata["crawl_result"]
         return score, info
 
-    def final_components(self, settings: Any) -> tuple[list[int], np.ndarray] | None:
-        """The crawl reward's components of the crawls the last step ended, if ``settings``
-        are this env's (its reward config's), else None.
+    def final_components(self, settings: Any) -> tuple[list[int], np.ndarray]:
+        """The crawl reward's components, under ``settings``, of the crawls the last step ended.
 
-        ``crawl_reward`` under the env's settings of each sub-env's crawl result, from the env's
-        scorer (``Scorer.components``): what the ``crawl`` policy with these settings computes
-        from ``infos["crawl_result"]``, without building and judging the result again
+        ``crawl_reward`` under ``settings`` of each such sub-env's crawl result, from a
+        ``Scorer`` (``Scorer.components``: the env's own when the settings are its reward
+        config's): what the ``crawl`` policy with these settings computes from
+        ``infos["crawl_result"]``, without building and judging the result again
         (``VectorRewardPolicyWrapper`` reads it, ``rlm_gym.wrappers.vector_crawl``).
 
         Args:
@@ -399,8 +400,7 @@ class CrawlVectorEnv(VectorEnv):
 
         Returns:
             The sub-envs that terminated on the last step (ascending) and their components,
-            an ``(m, 6)`` float64 array in ``COMPONENT_NAMES`` order; None when ``settings``
-            differ from the env's.
+            an ``(m, 6)`` float64 array in ``COMPONENT_NAMES`` order.
 
         Example:
             >>> envs = CrawlVectorEnv(3)
@@ -410,13 +410,14 @@ class CrawlVectorEnv(VectorEnv):
             >>> rows, parts.shape
             ([0, 2], (2, 6))
         """
-        scorer = self._scorer
-        if settings is not self._matched_settings:
-            if settings != scorer.settings:
-                return None
-            self._matched_settings = settings
         if not self._final_rows:
             return [], _NO_COMPONENTS
+        scorer = self._other_scorer
+        if scorer is None or settings is not scorer.settings:
+            scorer = self._scorer
+            if settings is not scorer.settings and settings != scorer.settings:
+                # The policy's own settings: a scorer of them (kept while they are asked for).
+                scorer = self._other_scorer = Scorer(settings=settings)
         parts = [
             scorer.components(
                 model.profile.pattern_type,

@@ -410,9 +410,8 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
                 self._episode_events(dones, starts)
         else:
             route = crawl_route(self)
-            crawl_step = route and score_crawl_finals(self, route, dones, resets, starts)
-            if crawl_step:
-                components, values, episode = crawl_step
+            if route is not None:
+                components, values, episode = score_crawl_finals(self, route, dones, resets, starts)
             else:
                 components, values, episode = score_unbatched(
                     self,

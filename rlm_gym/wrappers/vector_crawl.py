@@ -2,9 +2,9 @@
 
 The ``crawl`` policy scores a finished crawl with ``crawl_reward``: a pure function of the crawl
 result under the policy's settings. An env that builds its crawl results from a few numbers
-(Crawl-v2's ``CrawlVectorEnv``) already scores them under its reward config, component by
-component (``Scorer.components``); when that config's settings are the policy's, the wrapper
-takes the finished sub-envs' components from the env as one ``(m, 6)`` array instead of
+(Crawl-v2's ``CrawlVectorEnv``) scores them from those numbers, component by component, under
+any settings (``Scorer.components``); the wrapper asks it for the finished sub-envs' components
+under the policy's settings, as one ``(m, 6)`` array, instead of
 reading each final ``ActionResult`` and calling ``calculate``. The numbers are those of the
 per-sub-env path (``vector_final``): the same components, the same weighted and clamped
 values, summed in the same order, the same episode sums.
@@ -60,9 +60,8 @@ def score_crawl_finals(
     dones: np.ndarray,
     resets: np.ndarray | None,
     starts: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray, EpisodeReport] | None:
-    """Score the step from the env's components: ``(components, values, report)``, or None
-    when the env's settings are not the policy's (the caller then scores per sub-env).
+) -> tuple[np.ndarray, np.ndarray, EpisodeReport]:
+    """Score the step from the env's components: ``(components, values, report)``.
 
     Args:
         wrapper: The ``VectorRewardPolicyWrapper``.
@@ -72,10 +71,7 @@ def score_crawl_finals(
         starts: The sub-envs whose next episode starts on this step (``resets`` under
             ``NEXT_STEP``; under ``SAME_STEP`` the finished ones, after their report).
     """
-    finals = final_components(wrapper._policy.settings)
-    if finals is None:
-        return None
-    rows, raw = finals
+    rows, raw = final_components(wrapper._policy.settings)
     n = wrapper._n
     components = np.zeros((n, len(wrapper._names)))
     values = np.zeros(n)

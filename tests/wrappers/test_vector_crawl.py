@@ -68,10 +68,11 @@ def test_the_env_reports_the_components_of_the_crawls_it_ended():
     assert rows == list(range(0, N, 2)) and parts.shape == (N // 2, 6)
 
 
-def test_other_settings_get_no_components():
-    envs = _batch(reward_config={"efficiency_errors": "graded"})
-    envs.reset(seed=0)
-    assert envs.unwrapped.final_components(CrawlRewardPolicy().settings) is None
+def test_a_policy_with_other_settings_than_the_env_gets_its_own_numbers():
+    config = {"efficiency_errors": "graded", "weights": {"efficiency": 0.3}}
+    fast = VectorRewardPolicyWrapper(_batch(max_steps=12), "crawl", config=config)
+    slow = VectorRewardPolicyWrapper(VectorWrapper(_batch(max_steps=12)), "crawl", config=config)
+    assert _run(fast, 120) == _run(slow, 120)
 
 
 class _Subclass(CrawlRewardPolicy):
