@@ -15,6 +15,12 @@ rewards, end flags, the task outcome and the crawl result (``tests/envs/test_cra
 Gymnasium's three autoreset modes are supported; ``truncated`` is the ``TimeLimit``'s of
 ``gym.make`` (the step budget ``max_episode_steps``, ``max_steps`` by default).
 
+**The crawl reward in arrays.** The crawls a step ended stay readable until the next step:
+``final_components(settings)`` scores them under any crawl settings from the numbers they were
+built from (``Scorer.components``), which is how ``VectorRewardPolicyWrapper`` scores the
+``crawl`` policy on this env without a ``calculate`` call per episode
+(``rlm_gym.wrappers.vector_crawl``; the same numbers, tested against the per-sub-env path).
+
 ``infos`` follow Gymnasium's vector convention (a key holds an array, ``"_key"`` marks the
 sub-envs that reported it; dict values are batched key by key), as ``SyncVectorEnv`` batches
 the single env's: ``action`` (a dict of arrays) and ``action_result`` (an object array of
