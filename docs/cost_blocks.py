@@ -61,8 +61,13 @@ def _paired(result: dict | None) -> str:
         return ""
     pairs = ", ".join(f"{ratio:.3f}" for ratio in result["ratios"])
     old, new = result["cpu_s"]["old"], result["cpu_s"]["new"]
+    how = (
+        "pairs (the two runs of a pair at once, one per core)"
+        if result.get("together")
+        else "alternating pairs"
+    )
     return (
-        f"\nWhole runs, measured paired (`--paired`): {len(result['ratios'])} alternating pairs "
+        f"\nWhole runs, measured paired (`--paired`): {len(result['ratios'])} {how} "
         f"of the `{result['study']}` study's `{result['variant']}` run at "
         f"{result['timesteps']:,} steps, the code and recipe of {result['old_tree_commit']} "
         f"against {result['new_commit']}'s, whole-process CPU (user + system): old "

@@ -47,16 +47,18 @@ def crawl_vector_env() -> str:
         rates = training["steps_per_s"]
         ratio = training["vector_vs_per_env"]
         verdict = (
-            f"below the {AUTO_SWITCH:g}x a switch asks for"
+            f"below the {AUTO_SWITCH:g}x a switch asks for, yet `auto` takes the batch for "
+            "Crawl-v2 with the `crawl` policy: re-measure before trusting it"
             if ratio < AUTO_SWITCH
-            else f"at least the {AUTO_SWITCH:g}x a switch asks for, not yet acted on"
+            else f"at least the {AUTO_SWITCH:g}x a switch asks for, so `auto` takes the batch "
+            "for Crawl-v2 with the `crawl` policy and no weight schedule (the same agent, "
+            "weight for weight: only the speed changes)"
         )
         rows.append("")
         rows.append(
             f"The training vector env of a run (`make_training_vec_env`, {training['num_envs']} "
             f"envs, valid actions, masks asked each step): per-env wrappers "
             f'{rates["per_env"]:,.0f} steps/s, the batch (`reward_wrapping="vector"`) '
-            f"{rates['vector']:,.0f} steps/s, **{ratio:.2f}x**, {verdict}; so `auto` keeps "
-            "per-env wrappers for the crawl envs and the studies' settings are unchanged."
+            f"{rates['vector']:,.0f} steps/s, **{ratio:.2f}x**, {verdict}."
         )
     return "\n".join(rows) + "\n"

@@ -15,6 +15,12 @@ rewards, end flags, the task outcome and the crawl result (``tests/envs/test_cra
 Gymnasium's three autoreset modes are supported; ``truncated`` is the ``TimeLimit``'s of
 ``gym.make`` (the step budget ``max_episode_steps``, ``max_steps`` by default).
 
+**The crawl reward in arrays.** The crawls a step ended stay readable until the next step:
+``final_components(settings)`` scores them under any crawl settings from the numbers they were
+built from (``Scorer.components``), which is how ``VectorRewardPolicyWrapper`` scores the
+``crawl`` policy on this env without a ``calculate`` call per episode
+(``rlm_gym.wrappers.vector_crawl``; the same numbers, tested against the per-sub-env path).
+
 ``infos`` follow Gymnasium's vector convention (a key holds an array, ``"_key"`` marks the
 sub-envs that reported it; dict values are batched key by key), as ``SyncVectorEnv`` batches
 the single env's: ``action`` (a dict of arrays) and ``action_result`` (an object array of
@@ -58,6 +64,7 @@ from rlm_gym.envs.dynamics import (
     S_END,
     S_PHASE,
     S_STEPS,
+    S_TIME,
     STOP,
     initial_state,
     site_model,
@@ -70,7 +77,7 @@ from rlm_gym.envs.observation import (
 )
 from rlm_gym.envs.profiles import PROFILE_DRAWS, check_overrides, profile_from_uniforms
 from rlm_gym.envs.reports import final_step
-from rlm_gym.envs.scoring import scorer_for
+from rlm_gym.envs.scoring import Scorer, item_blocks, scorer_for
 from rlm_gym.envs.vector_dynamics import VALID, SiteArrays, batch_transition
 from rlm_gym.envs.vector_observation import (
     INITIAL_PROGRESS,
@@ -87,6 +94,7 @@ _UNIFORM_BLOCK = 64
 _RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
 # Action masks by phase (the done phase allows only ``stop``, as ``CrawlEnv.action_masks``).
 _INITIAL_STATE = np.array(initial_state(), dtype=np.int64)
+_NO_COMPONENTS = np.zeros((0, 6))
 _MASKS = np.concatenate([VALID.T[:3], np.eye(_N_ACTIONS, dtype=bool)[None, STOP]])
 
 
@@ -176,6 +184,11 @@ class CrawlVectorEnv(VectorEnv):
         self._last_action = np.full(n, -1, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
         self._started = False
+        # The crawls the last step ended (``final_components``), and the scorer of the last
+        # settings asked for that are not the env's.
+        self._final_rows: list[int] = []
+        self._final_crawls: list[tuple[Any, tuple[int, ...], dict[str, Any]]] = []
+        self._other_scorer: Scorer | None = None
 
     # ------------------------------------------------------------------ episodes
     def reset(
@@ -207,6 +220,7 @@ class CrawlVectorEnv(VectorEnv):
         reset[list(rows)] = True
         self._autoreset &= ~reset
         self._started = True
+        self._final_rows, self._final_crawls = [], []
         return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
 
     def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
@@ -316,9 +330,13 @@ class CrawlVectorEnv(VectorEnv):
             self._requests_sent[finished].tolist(),
             strict=True,
         )
+        ended_crawls = []
         for index, action, state, event, used, requests in last:
-            rewards[index], info = self._finish(index, action, tuple(state), event, used, requests)
+            state = tuple(state)
+            rewards[index], info = self._finish(index, action, state, event, used, requests)
             finals.append(info)
+            ended_crawls.append((self._models[index], state, info["crawl_result"]))
+        self._final_rows, self._final_crawls = finished, ended_crawls
         if finals and not same_step:
             self._texts.add_finals(self, infos, finals, finished)
         if same_step and ended.any():
@@ -373,6 +391,56 @@ class CrawlVectorEnv(VectorEnv):
         )
         info["crawl_result"] = info["action_result"].metadata["crawl_result"]
         return score, info
+
+    def final_components(self, settings: Any) -> tuple[list[int], np.ndarray]:
+        """The crawl reward's components, under ``settings``, of the crawls the last step ended.
+
+        ``crawl_reward`` under ``settings`` of each such sub-env's crawl result, from a
+        ``Scorer`` (``Scorer.components``: the env's own when the settings are its reward
+        config's): what the ``crawl`` policy with these settings computes from
+        ``infos["crawl_result"]``, without building and judging the result again
+        (``VectorRewardPolicyWrapper`` reads it, ``rlm_gym.wrappers.vector_crawl``).
+
+        Args:
+            settings: The ``CrawlSettings`` of the policy that asks.
+
+        Returns:
+            The sub-envs that terminated on the last step (ascending) and their components,
+            an ``(m, 6)`` float64 array in ``COMPONENT_NAMES`` order.
+
+        Example:
+            >>> envs = CrawlVectorEnv(3)
+            >>> _ = envs.reset(seed=0)
+            >>> _ = envs.step(np.array([9, 0, 9]))
+            >>> rows, parts = envs.final_components(envs.reward_settings)
+            >>> rows, parts.shape
+            ([0, 2], (2, 6))
+        """
+        if not self._final_rows:
+            return [], _NO_COMPONENTS
+        scorer = self._other_scorer
+        if scorer is None or settings is not scorer.settings:
+            scorer = self._scorer
+            if settings is not scorer.settings and settings != scorer.settings:
+                # The policy's own settings: a scorer of them (kept while they are asked for).
+                scorer = self._other_scorer = Scorer(settings=settings)
+        parts = [
+            scorer.components(
+                model.profile.pattern_type,
+                item_blocks(model, state),
+                result["success"],
+                result["navigation_result"]["pages_collected"],
+                state[S_TIME],
+                len(result["errors"]),
+            )
+            for model, state, result in self._final_crawls
+        ]
+        return self._final_rows, np.array(parts, dtype=np.float64)
+
+    @property
+    def reward_settings(self) -> Any:
+        """The ``CrawlSettings`` of the env's reward config (``final_components`` reads them)."""
+        return self._scorer.settings
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         if not self._started:

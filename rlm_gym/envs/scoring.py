@@ -34,7 +34,7 @@ from rlm_gym.crawl.config import WEIGHTED_COMPONENTS
 from rlm_gym.crawl.efficiency import efficiency_score
 from rlm_gym.crawl.memo import memo_for
 from rlm_gym.crawl.reward import score_crawl_result
-from rlm_gym.crawl.settings import crawl_settings
+from rlm_gym.crawl.settings import CrawlSettings
 from rlm_gym.envs import dynamics as dyn
 from rlm_gym.envs.items import build_items
 from rlm_gym.envs.profiles import SCHEMAS
@@ -69,9 +69,12 @@ class Scorer:
     Args:
         config: The ``crawl_reward`` config (None: the defaults). Validated here, so a bad
             config fails when the env is built, not at the end of the first episode.
+        settings: Prepared settings to score under instead (a ``crawl`` policy's
+            ``settings``: already validated); ``config`` is then only recorded.
 
     Attributes:
         config: The config as given (a dict copy), or None.
+        settings: The ``CrawlSettings`` scored under.
         error_cap: The error count beyond which more errors cannot change the score: 1 under
             ``efficiency_errors="any"`` (the default), ``ceil(1 / error_step)`` under
             ``"graded"`` (0 when errors cost nothing).
@@ -88,22 +91,29 @@ class Scorer:
         True
     """
 
-    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, config: Mapping[str, Any] | None = None, *, settings: CrawlSettings | None = None
+    ) -> None:
         if config is not None and not isinstance(config, Mapping):
             raise TypeError(
                 f"Expected `reward_config` to be a dict of crawl_reward config keys or None, "
                 f"got {type(config).__name__} {config!r}"
             )
         self.config = dict(config) if config else None
-        # Validate once (crawl_reward checks every key and value of the config).
-        crawl_reward({"success": False, "data": []}, config=self.config)
-        # ``crawl_reward(result, config=config)`` is ``score_crawl_result`` under these settings;
-        # scoring items through the memo shared per settings lets the ``crawl`` policy reuse
-        # the judgement when it scores the same crawl result.
-        self._settings = CrawlRewardPolicy(self.config).settings
-        self._memo = memo_for(self._settings)
-        self.error_cap = _error_cap(self.config)
+        if settings is None:
+            # Validate once (crawl_reward checks every key and value of the config).
+            crawl_reward({"success": False, "data": []}, config=self.config)
+            # ``crawl_reward(result, config=config)`` is ``score_crawl_result`` under these
+            # settings; scoring items through the memo shared per settings lets the ``crawl``
+            # policy reuse the judgement when it scores the same crawl result.
+            settings = CrawlRewardPolicy(self.config).settings
+        self._settings = self.settings = settings
+        self._memo = memo_for(settings)
+        self.error_cap = settings.error_cap
         self._content: dict[tuple, tuple[float, tuple[float, ...]]] = {}
+        # Every component of a content key, in ``crawl_reward``'s order (efficiency's slot
+        # holds the value of the content's own call and is replaced per result).
+        self._parts: dict[tuple, tuple[float, ...]] = {}
         self._efficiency: dict[tuple[int, int, int], float] = {}
         self._efficiency_at = 0
 
@@ -134,8 +144,40 @@ class Scorer:
         tail = tuple(components[name] for name in names[self._efficiency_at + 1 :])
         if len(self._content) >= _CONTENT_CACHE:
             self._content.clear()
+            self._parts.clear()
+        self._parts[key] = tuple(components.values())
         found = self._content[key] = (head, tail)
         return found
+
+    def components(
+        self,
+        pattern_type: str,
+        blocks: tuple[Block, ...],
+        success: bool,
+        pages: int,
+        execution_time_ms: int,
+        errors: int,
+    ) -> tuple[float, ...]:
+        """``crawl_reward(result, config=self.config).components`` of the result described,
+        as a tuple in ``COMPONENT_NAMES`` order (the ``crawl`` policy's own components under
+        the same settings: ``score`` is their clamped sum).
+
+        Example:
+            >>> scorer = scorer_for(None)
+            >>> parts = scorer.components("contact_info", (), False, 0, 0, 0)
+            >>> len(parts), sum(parts) == scorer.score("contact_info", (), False, 0, 0, 0)
+            (6, True)
+        """
+        key = (pattern_type, blocks, success)
+        parts = self._parts.get(key)
+        if parts is None:
+            self.content(pattern_type, blocks, success)
+            parts = self._parts[key]
+        if errors > self.error_cap:
+            errors = self.error_cap
+        at = self._efficiency_at
+        efficiency = self.efficiency(pages, execution_time_ms, errors)
+        return (*parts[:at], efficiency, *parts[at + 1 :])
 
     def efficiency(self, pages: int, execution_time_ms: int, errors: int) -> float:
         """The efficiency component for this many pages, this much time and errors."""
@@ -171,10 +213,6 @@ class Scorer:
         for component in tail:
             total += component
         return 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
-
-
-def _error_cap(config: Mapping[str, Any] | None) -> int:
-    return crawl_settings(config).error_cap
 
 
 _SCORERS: dict[str, Scorer] = {}

@@ -6,11 +6,13 @@ Only the standard library and the core are imported here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from rlm_gym.crawl import WEIGHTED_COMPONENTS
-from rlm_gym.crawl.memo import memo_for
+from rlm_gym.crawl.memo import content_key, memo_for
+from rlm_gym.crawl.result import error_count, required_fields
 from rlm_gym.crawl.reward import score_crawl_result
 from rlm_gym.crawl.settings import DEFAULT_SETTINGS
 
@@ -82,19 +84,81 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     crawl_result = crawl_result_from_info(info)
     if crawl_result is None:
         return record
-    details = score_crawl_result(
-        crawl_result, DEFAULT_SETTINGS, memo=memo_for(DEFAULT_SETTINGS)
-    ).details
+    raw, tier, pattern_type, time_per_page_ms = _scored(crawl_result)
     navigation = crawl_result.get("navigation_result") or {}
     data = crawl_result.get("data")
-    for name in WEIGHTED_COMPONENTS:
-        record[name] = float(details[name])
+    record.update(zip(WEIGHTED_COMPONENTS, raw, strict=True))
     record.update(
-        tier=str(details["tier"]),
-        pattern_type=str(details["pattern_type"]),
+        tier=tier,
+        pattern_type=pattern_type,
         items=len(data) if isinstance(data, list) else 0,
         pages=int(navigation.get("pages_collected", 1)),
-        time_per_page_ms=float(details["time_per_page_ms"]),
+        time_per_page_ms=time_per_page_ms,
         strategy=str(navigation.get("strategy_used", "")),
     )
     return record
+
+
+# What a record takes from the crawl reward's details, by ``_scoring_key`` (bounded: cleared
+# when full). An env ends many episodes with the same crawl, as the scoring memo assumes.
+_SCORED: dict[tuple, tuple] = {}
+_SCORED_MAX = 1 << 16
+
+
+def _scored(crawl_result: Mapping[str, Any]) -> tuple:
+    """``(raw weighted scores, tier, pattern_type, time_per_page_ms)`` of the crawl reward's
+    details of ``crawl_result`` under the default config (cached by ``_scoring_key``)."""
+    key = _scoring_key(crawl_result)
+    found = _SCORED.get(key) if key is not None else None
+    if found is not None:
+        return found
+    details = score_crawl_result(
+        crawl_result, DEFAULT_SETTINGS, memo=memo_for(DEFAULT_SETTINGS)
+    ).details
+    found = (
+        tuple(float(details[name]) for name in WEIGHTED_COMPONENTS),
+        str(details["tier"]),
+        str(details["pattern_type"]),
+        float(details["time_per_page_ms"]),
+    )
+    if key is not None:
+        if len(_SCORED) >= _SCORED_MAX:
+            _SCORED.clear()
+        _SCORED[key] = found
+    return found
+
+
+def _scoring_key(result: Mapping[str, Any]) -> tuple | None:
+    """Everything ``score_crawl_result`` reads of ``result``, as a key, or None (not cached)
+    when a value is not of the plain kind a crawl env reports (then it is scored, and any
+    error raised, as without the cache).
+
+    The items by their ``content_key`` (equal exactly when they hold the same values), the
+    others by value and exact type: ``success``, the required fields, ``pattern_type``,
+    the pages collected, the execution time and the error count.
+    """
+    if not isinstance(result, dict):
+        return None
+    data = result.get("data")
+    success = result.get("success")
+    navigation = result.get("navigation_result")
+    if type(data) is not list or type(success) is not bool or type(navigation) is not dict:
+        return None
+    pages = navigation.get("pages_collected")
+    time_ms = result.get("execution_time_ms", 0.0)
+    pattern_type = result.get("pattern_type")
+    if (
+        type(pages) is not int
+        or type(time_ms) not in (int, float)
+        or not math.isfinite(time_ms)
+        or (pattern_type is not None and type(pattern_type) is not str)
+    ):
+        return None
+    items = content_key(data)
+    if items is None:
+        return None
+    try:
+        fields = required_fields(result.get("extraction_schema"))
+    except ValueError:
+        return None
+    return (items, success, fields, pattern_type, pages, float(time_ms), error_count(result))

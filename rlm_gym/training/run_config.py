@@ -193,7 +193,13 @@ class RunConfig:
         normalised = {
             "reward_schedule": schedule,
             "reward_wrapping": resolve_reward_wrapping(
-                self.reward_wrapping, self.shaping, self.vec_env, self.n_envs, self.env_id
+                self.reward_wrapping,
+                self.shaping,
+                self.vec_env,
+                self.n_envs,
+                self.env_id,
+                self.policy,
+                schedule,
             ),
             "hyperparams": _jsonable(
                 _resolve_hyperparams(overrides, self.total_timesteps, self.n_envs)

@@ -13,8 +13,10 @@ models):
   through ``batched_vec_env.GymVectorToSB3`` (one-process runs).
 
 ``"auto"`` (the default; ``env_factory.resolve_reward_wrapping``) picks ``"vector"`` for
-one-process (``dummy``) runs of 16 envs or more without shaping, ``"per_env"`` otherwise: the
-vector wrapper's fixed cost per vector step pays off from about 16 envs, and with ``subproc``
+one-process (``dummy``) runs of 16 envs or more without shaping (for the crawl envs only
+Crawl-v2 with the ``crawl`` policy and no weight schedule, which the batch scores in arrays),
+``"per_env"`` otherwise: the vector wrapper's fixed cost per vector step pays off from about
+16 envs, and with ``subproc``
 the per-env wrappers score inside the worker processes, in parallel, where one vector wrapper
 would score in the main process.
 ``benchmarks/training_wrapping.py`` measures both paths.

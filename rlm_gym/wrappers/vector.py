@@ -41,6 +41,7 @@ from rlm_gym.wrappers.ablation import (
 from rlm_gym.wrappers.reward_policy import DEFAULT_MAX_STEPS, DEFAULT_REWARD_MODE, REWARD_MODES
 from rlm_gym.wrappers.schedule import WeightSchedule
 from rlm_gym.wrappers.scoring_route import batch_scorer, final_only_calculate
+from rlm_gym.wrappers.vector_crawl import crawl_route, score_crawl_finals
 from rlm_gym.wrappers.vector_each import raise_non_finite, spec_value
 from rlm_gym.wrappers.vector_fast import table_step
 from rlm_gym.wrappers.vector_final import score_unbatched
@@ -408,9 +409,21 @@ class VectorRewardPolicyWrapper(VectorWrapper, gym.utils.RecordConstructorArgs):
             if any_done or starts is not None:
                 self._episode_events(dones, starts)
         else:
-            components, values, episode = score_unbatched(
-                self, actions, env_rewards, terminated, infos, final_infos, dones, resets, starts
-            )
+            route = crawl_route(self)
+            if route is not None:
+                components, values, episode = score_crawl_finals(self, route, dones, resets, starts)
+            else:
+                components, values, episode = score_unbatched(
+                    self,
+                    actions,
+                    env_rewards,
+                    terminated,
+                    infos,
+                    final_infos,
+                    dones,
+                    resets,
+                    starts,
+                )
             if self._schedule is not None and starts is not None:
                 self._weights_changed()
         if mode is AutoresetMode.NEXT_STEP:

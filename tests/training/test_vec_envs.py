@@ -80,12 +80,23 @@ def test_auto_keeps_per_env_wrappers_for_envs_that_report_action_results():
     # sub-env (slower than per-env wrappers in benchmarks/training_wrapping.py).
     for env_id in (CRAWL_ENV_ID, CRAWL_V2_ENV_ID):
         assert reports_action_results(env_id)
-        assert RunConfig(env_id, "crawl", n_envs=16).reward_wrapping == "per_env"
+        assert RunConfig(env_id, "lenient", n_envs=16).reward_wrapping == "per_env"
         assert RunConfig(env_id, "crawl", n_envs=16, reward_wrapping="vector").reward_wrapping == (
             "vector"
         )
+    assert RunConfig(CRAWL_ENV_ID, "crawl", n_envs=16).reward_wrapping == "per_env"
     assert not reports_action_results("CartPole-v1")
     assert not reports_action_results("NoSuchEnv-v0")  # gym.make names it when the run starts
+
+
+def test_auto_picks_the_batch_for_crawl_v2_with_the_crawl_policy_unscheduled():
+    # The batched env hands the crawl policy its finished crawls' components as arrays
+    # (rlm_gym.wrappers.vector_crawl): faster than per-env wrappers, the same agent.
+    assert RunConfig(CRAWL_V2_ENV_ID, "crawl", n_envs=16).reward_wrapping == "vector"
+    assert RunConfig(CRAWL_V2_ENV_ID, "crawl", n_envs=4).reward_wrapping == "per_env"
+    schedule = {"interpolation": "linear", "breakpoints": {"efficiency": [[0, 0.0], [1_000, 1.0]]}}
+    scheduled = RunConfig(CRAWL_V2_ENV_ID, "crawl", n_envs=16, reward_schedule=schedule)
+    assert scheduled.reward_wrapping == "per_env"
 
 
 def test_vector_wrapping_refuses_shaping_and_unknown_names_with_the_choices():
