@@ -38,7 +38,7 @@ from rlm_gym.envs.dynamics import ACTIONS, PHASES, S_PHASE
 from rlm_gym.training.env_factory import make_bare_env
 from rlm_gym.training.episodes import episode_record
 from rlm_gym.training.evaluation import _resolve_actor
-from rlm_gym.training.studies.plans import STUDY_EVAL_SEED
+from rlm_gym.training.studies.plans import MOONSHOT_CHOICE, STUDY_EVAL_SEED
 
 __all__ = ["main", "oracle_gap"]
 
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--study", default="moonshot", help="the study whose run is played")
-    parser.add_argument("--variant", default="moonshot", help="the study's variant")
+    parser.add_argument("--variant", default=MOONSHOT_CHOICE, help="the study's variant")
     parser.add_argument("--seed", type=int, default=0, help="the run's training seed")
     parser.add_argument("--episodes", type=int, default=300, help="episodes played")
     parser.add_argument(
