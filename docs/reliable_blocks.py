@@ -51,9 +51,9 @@ def reliable_table(name: str) -> str:
     )
     if results.get("baselines_by_env"):
         caption += (
-            " Each variant's IQM is normalised with the baselines of the env it trained on; "
-            "P(X > Y) reads both runs on one scale (the true crawl score), as the paired "
-            "differences do."
+            " Each variant's runs are normalised with the baselines of the env it trained on "
+            "(random to that env's oracle), for the IQM and for P(X > Y) alike: raw scores of "
+            "two envs with different oracles are not one scale."
         )
     caption += "\n\n"
     headers = ["trained on", "seeds", "IQM, normalised [95 % CI]"]

@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         BOOTSTRAP_REPS,
         BOOTSTRAP_SEED,
         POI_REPS,
+        POI_SCALE,
         plot_performance_profiles,
         reliable_report,
     )
@@ -70,7 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     for name, results in study_files().items():
         inputs = inputs_of(results)
         entry = previous.get(name)
-        settings = {"reps": BOOTSTRAP_REPS, "poi_reps": POI_REPS, "seed": BOOTSTRAP_SEED}
+        settings = {
+            "reps": BOOTSTRAP_REPS,
+            "poi_reps": POI_REPS,
+            "poi_scale": POI_SCALE,
+            "seed": BOOTSTRAP_SEED,
+        }
+        if entry is not None and "poi_scale" not in entry and not results.get("baselines_by_env"):
+            # Written before the scale was recorded: on a study of one env the study env's
+            # scale it then used is every variant's own, so the figures stand.
+            entry = {**entry, "poi_scale": POI_SCALE}
         fresh = (
             entry is not None
             and entry.get("inputs") == inputs

@@ -41,6 +41,7 @@ from cli_blocks import cli_reference
 from cost_blocks import study_cost
 from crawl_vector_blocks import crawl_vector_env
 from live_blocks import live_throughput, sim_to_live
+from moonshot_blocks import MOONSHOT_BLOCKS
 from real_data_blocks import (
     generated_defects,
     judge_scale_words,
@@ -365,6 +366,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "demo_time": demo_time,
     "demo_recipe": demo_recipe,
     "train_recipes": train_recipes,
+    **MOONSHOT_BLOCKS,
     **RELIABLE_BLOCKS,
     **RLM_BLOCKS,
 }

@@ -200,7 +200,8 @@ def ablation_v1_study() -> str:
 
 def demo_version() -> str:
     """The demo recipe trained on Crawl-v1 and on Crawl-v2 (``results/demo-version.json``):
-    true crawl score and task outcome, paired by seed, and the version the demo trains on."""
+    true crawl score and task outcome, paired by seed, and the version the demo trains on; the
+    score's difference on each env's own normalised scale beside the raw one."""
     from rlm_gym.training.demo import DEMO_ENV_ID
 
     if not (RESULTS / "demo-version.json").exists():
@@ -223,6 +224,9 @@ def demo_version() -> str:
                 pm(row["score"], row["score_ci95"]),
                 paired("score", 1.0, 3),
                 pm(row["normalised"], row["normalised_ci95"], 2),
+                "(reference)"
+                if name == reference
+                else pm(row["vs_reference_normalised"], row["vs_reference_normalised_ci95"], 3),
                 pm(task["job_done"]["mean"], task["job_done"]["ci95"], 1, 100),
                 paired("job_done", 100, 1),
                 pm(task["valid_items"]["mean"], task["valid_items"]["ci95"], 1),
@@ -235,8 +239,9 @@ def demo_version() -> str:
         "trained on",
         "seeds",
         "true crawl score",
-        f"vs `{reference}`",
+        f"vs `{reference}` (raw)",
         "normalised",
+        f"vs `{reference}` (normalised)",
         "job done %",
         f"vs `{reference}`",
         "valid items",

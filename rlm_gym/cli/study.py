@@ -43,6 +43,7 @@ def _run_study(args: argparse.Namespace) -> int:
         n_eval_episodes=args.eval_episodes,
         progress=not args.quiet,
         train=not args.no_train,
+        resummarise=args.resummarise,
     )
     if args.format == "json":
         print(json.dumps(results, indent=2))
@@ -61,6 +62,14 @@ def _run_study(args: argparse.Namespace) -> int:
             else f"  vs {reference}: "
             + mean_and_ci(row["vs_reference"], row["vs_reference_ci95"], seeds, "{:+.3f}")
         )
+        if paired and "vs_reference_normalised" in row:  # variants of several envs
+            paired += " raw, " + mean_and_ci(
+                row["vs_reference_normalised"],
+                row["vs_reference_normalised_ci95"],
+                seeds,
+                "{:+.3f}",
+            )
+            paired += " normalised (each on its env's scale)"
         normalised = f"{row['normalised']:.2f}" if seeds else "n/a"
         print(
             f"  {name:<26} {mean_and_ci(row['score'], row['score_ci95'], seeds)}"
@@ -79,7 +88,15 @@ def _run_study(args: argparse.Namespace) -> int:
 
 def _variant_records(results: dict[str, Any]) -> list[dict[str, Any]]:
     """One flat record per variant: its scores and its paired difference to the reference."""
-    keys = ("score", "score_ci95", "normalised", "vs_reference", "vs_reference_ci95")
+    keys = (
+        "score",
+        "score_ci95",
+        "normalised",
+        "vs_reference",
+        "vs_reference_ci95",
+        "vs_reference_normalised",
+        "vs_reference_normalised_ci95",
+    )
     return [
         {
             "variant": name,
@@ -138,6 +155,12 @@ def register(subparsers: Any) -> None:
         "--no-train",
         action="store_true",
         help="write the results of the runs already finished; train nothing",
+    )
+    study.add_argument(
+        "--resummarise",
+        action="store_true",
+        help="write results/<name>.json anew from the runs and baselines it holds, even when "
+        "nothing is new (after a change to how runs are summarised)",
     )
     add_format(study, "the results (json: results/<name>.json as written; csv: a row per variant)")
     add_quiet(study)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
-from rlm_gym.training.studies.plans import DEMO_FAST, STUDIES, variant_budget
+from rlm_gym.training.studies.plans import DEMO_FAST, MOONSHOT_CHOICE, STUDIES, variant_budget
 
 __all__ = ["DEMO_STUDY", "DEMO_VARIANT", "RECIPES", "Recipe", "get_recipe", "study_recipe"]
 
@@ -167,6 +167,12 @@ RECIPES: dict[str, Recipe] = {
             "full",
             "ablation-16envs",
             "the `full` reward of the ablation before the quarter-cost recipe",
+        ),
+        study_recipe(
+            "moonshot",
+            MOONSHOT_CHOICE,
+            "moonshot",
+            "the `moonshot` study's recipe, the `moonshot-screen`'s choice for 0.90 of the oracle",
         ),
     )
 }

@@ -9,11 +9,11 @@ variant outscores a run of the reference, with its bootstrap interval), and the 
 profile** (the share of runs whose normalised score exceeds tau, for tau over [0, 1], with
 bootstrap bands).
 
-A probability of improvement compares two runs, so it reads both on one scale, the study
-env's baselines (``own_env=False``), whichever env each trained on: the true crawl score is
-the same measure on every version, and the paired differences of the tables compare it as it
-is. (One scale for both is the same ordering as the raw true score; normalising two variants
-by two envs' oracles would rank a run against another by different yardsticks.)
+A probability of improvement compares two runs, each on the normalised scale of the env it
+trained on (its own random and oracle): raw true crawl scores of two envs with different
+oracles are not one scale, so a variant trained on Crawl-v2 is compared with one trained on
+Crawl-v1 by how far each got from its env's random agent to its env's oracle (``POI_SCALE``).
+In a study on one env this is the raw score's order.
 
 A study answers its question on one env, so the score matrix of a variant is one column
 (``runs x 1 task``): the stratified bootstrap resamples the seeds. With 3 to 5 seeds the
@@ -52,6 +52,7 @@ __all__ = [
     "BOOTSTRAP_REPS",
     "BOOTSTRAP_SEED",
     "POI_REPS",
+    "POI_SCALE",
     "PROFILE_POINTS",
     "normalised_seed_scores",
     "plot_performance_profiles",
@@ -65,6 +66,9 @@ BOOTSTRAP_REPS = 10_000
 POI_REPS = 2_000
 #: The bootstrap's seed: the same results file gives the same intervals.
 BOOTSTRAP_SEED = 0
+#: The scale a probability of improvement reads runs on: each run normalised by the baselines
+#: of its own env (recorded in every report, so a report read on another scale is recomputed).
+POI_SCALE = "own_env"
 #: Thresholds (normalised score) at which a performance profile is read: 51 from the lowest
 #: run's score, rounded down to a tenth, to 1.0 (the oracle).
 PROFILE_POINTS = 51
@@ -80,17 +84,14 @@ def _arch_random_state_accepted() -> Iterator[None]:
         yield
 
 
-def normalised_seed_scores(
-    results: Mapping[str, Any], own_env: bool = True
-) -> dict[str, np.ndarray]:
+def normalised_seed_scores(results: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """Each variant's finished runs as rliable's score matrix: normalised true scores,
-    ``(seeds, 1)``, in seed order; variants without a finished run are left out.
+    ``(seeds, 1)``, in seed order; variants without a finished run are left out. Each variant
+    is normalised with the baselines of the env it trains on (``summary.variant_baselines``),
+    as its ``normalised`` column is.
 
     Args:
         results: A study's results file, as read.
-        own_env: Normalise each variant with the baselines of the env it trains on
-            (``summary.variant_baselines``), as its ``normalised`` column is; False: every
-            variant with the study env's ``baselines`` (one scale for all).
 
     Raises:
         ValueError: The results lack the ``random`` or ``oracle`` baseline the scale needs, or
@@ -107,9 +108,7 @@ def normalised_seed_scores(
     for name, row in results["variants"].items():
         runs = sorted(row.get("per_seed") or [], key=lambda run: run["seed"])
         if runs:
-            baselines = (
-                variant_baselines(results, name) if own_env else results.get("baselines") or {}
-            )
+            baselines = variant_baselines(results, name)
             missing = [key for key in ("random", "oracle") if key not in baselines]
             if missing:
                 raise ValueError(
@@ -139,11 +138,12 @@ def reliable_report(
     """IQM with its stratified bootstrap CI per variant and the probability of improvement
     over ``references`` (default: the study's reference and ``compare_to`` variants).
 
-    The IQM is of each variant's score normalised by its own env's baselines; the probability
-    of improvement compares runs on one scale, the study env's (see the module's docstring).
+    The IQM is of each variant's score normalised by its own env's baselines; so are the runs
+    the probability of improvement compares (see the module's docstring).
 
     Returns:
-        ``{"references", "reps", "seed", "variants": {name: {"seeds", "iqm", "iqm_ci95":
+        ``{"references", "reps", "poi_reps", "poi_scale", "seed", "variants": {name: {"seeds",
+        "iqm", "iqm_ci95":
         [low, high], "vs": {reference: {"poi", "poi_ci95": [low, high]}}}}}``; a variant is
         compared with a reference only when both have at least one run (not with itself).
 
@@ -171,6 +171,7 @@ def reliable_report(
         "references": list(references),
         "reps": reps,
         "poi_reps": poi_reps,
+        "poi_scale": POI_SCALE,
         "seed": seed,
     }
     variants: dict[str, Any] = {}
@@ -181,11 +182,10 @@ def reliable_report(
             "iqm_ci95": [float(intervals[name][0][0]), float(intervals[name][1][0])],
             "vs": {},
         }
-    common = normalised_seed_scores(results, own_env=False)
     for reference in references:
-        if reference not in common:
+        if reference not in scores:
             continue
-        pairs = {name: (common[name], common[reference]) for name in common if name != reference}
+        pairs = {name: (scores[name], scores[reference]) for name in scores if name != reference}
         if not pairs:
             continue
         with _arch_random_state_accepted():

@@ -20,7 +20,9 @@ seed-major, so a study cut short still holds whole seeds of every variant.
 The results file is a record, not a cache: every finished run it holds counts as finished (a
 fresh clone has the file but no ``runs/``), new finished runs are *merged* into it, and it is
 only rewritten when there is something new (a run, more seeds planned, or an env a variant
-uses whose baselines it lacks: those are scored, the baselines it holds are kept); so it never
+uses whose baselines it lacks: those are scored, the baselines it holds are kept) or when asked
+to (``resummarise``: the code that summarises runs changed, and the file is written anew from
+the runs and baselines it holds, retraining nothing); so it never
 ends with fewer finished runs than it had. A file written with other settings (budget, evaluation
 episodes, a variant's recipe) is refused, not mixed in. It is strict JSON: a value that does
 not exist (no finished seed, no interval from one seed) is ``null``.
@@ -190,6 +192,7 @@ def run_study(
     n_eval_episodes: int | None = None,
     progress: bool = True,
     train: bool = True,
+    resummarise: bool = False,
 ) -> dict[str, Any]:
     """Run (or resume) a study and write ``<results_dir>/<name>.json``.
 
@@ -204,6 +207,8 @@ def run_study(
         progress: A line on stderr per finished run.
         train: False writes the results of the runs already finished and trains nothing (a
             study still running elsewhere, or cut short); the baselines are scored anyway.
+        resummarise: Write the file anew from what it holds even when nothing is new (after
+            a change to ``summarise_study``).
 
     The runs an existing results file holds count as finished and are kept; the file is only
     rewritten when a run finished that it does not hold (see the module's docstring).
@@ -267,7 +272,8 @@ def run_study(
             print(f"study {study.name}: scoring the baselines on {missing}", file=sys.stderr)
         baselines = {**held, **{env: _baselines(study, env) for env in missing}}
         results = _summarise(summarised, list(recorded.values()), baselines)
-        if results["seeds_planned"] == previous.get("seeds_planned") and not missing:
+        unchanged = results["seeds_planned"] == previous.get("seeds_planned") and not missing
+        if unchanged and not resummarise:
             if progress:
                 left = f"; {len(pending)} runs left untrained" if pending else ""
                 print(f"study {study.name}: nothing new for {out}{left}", file=sys.stderr)

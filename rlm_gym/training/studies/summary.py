@@ -18,6 +18,12 @@ by env:
 
 Readers take a variant's baselines with :func:`variant_baselines`, which also reads files
 written before variants recorded their env.
+
+Raw true crawl scores of two envs are not one scale (each env has its own random and oracle),
+so in a study whose variants train on more than one env each variant's difference to the
+reference is also taken on the normalised scale, each run normalised by its own env's
+baselines (``vs_reference_normalised``, per seed in ``normalised_scores``), the raw difference
+(``vs_reference``) beside it.
 """
 
 from __future__ import annotations
@@ -117,6 +123,12 @@ def _scaled(value: float | None, offset: float, scale: float) -> float | None:
     return None if value is None else (value - offset) / scale
 
 
+def _normalised_runs(scores: Sequence[float], baselines: Mapping[str, Any]) -> list[float]:
+    """Scores on the scale of ``baselines``: (score - random) / (oracle - random)."""
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    return [(score - low) / (high - low) for score in scores]
+
+
 def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=list))
 
@@ -180,6 +192,10 @@ def summarise_study(
             f"`baselines_by_env` for the others), got {sorted(by_env)}; missing {missing}"
         )
     reference = [by_run[(study.reference, s)]["score"] for s in seeds]
+    several_envs = len(study_env_ids(study)) > 1
+    reference_normalised = _normalised_runs(
+        reference, by_env[variant_env_id(study, study.reference)]
+    )
     variants: dict[str, Any] = {}
     for name in study.variants:
         env_id = variant_env_id(study, name)
@@ -203,6 +219,16 @@ def summarise_study(
             "vs_reference_ci95": diff_half,
             "per_seed": runs,
         }
+        if several_envs:
+            normalised = _normalised_runs(scores, own)
+            diff, diff_half = mean_and_ci(
+                [a - b for a, b in zip(normalised, reference_normalised, strict=True)]
+            )
+            variants[name].update(
+                normalised_scores=normalised,
+                vs_reference_normalised=diff,
+                vs_reference_normalised_ci95=diff_half,
+            )
         task = paired_task_measures(runs, [by_run[(study.reference, s)] for s in seeds])
         if task:
             variants[name]["task"] = task

@@ -80,3 +80,21 @@ def test_a_misspelt_recipe_gets_the_closest_name():
 def test_a_variant_with_a_schedule_is_not_a_recipe():
     with pytest.raises(ValueError, match="reward_schedule"):
         study_recipe("ablation", "curriculum_efficiency")
+
+
+@pytest.mark.slow
+def test_the_moonshot_recipe_trains_and_evaluates_at_a_tiny_budget(tmp_path, capsys):
+    import json
+
+    from rlm_gym.cli import main
+
+    run_dir = tmp_path / "moonshot"
+    argv = ["train", "--recipe", "moonshot", "--timesteps", "8192", "--log-dir", str(run_dir)]
+    assert main([*argv, "--quiet"]) == 0
+    config = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+    assert config["n_envs"] == RECIPES["moonshot"].n_envs
+    assert config["hyperparams"]["gamma"] == RECIPES["moonshot"].hyperparams["gamma"]
+    capsys.readouterr()
+    assert main(["evaluate", str(run_dir), "--episodes", "5", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["episodes"] == 5 and 0.0 <= row["score"] <= 1.0

@@ -138,6 +138,22 @@ def test_a_variant_on_another_env_is_compared_with_that_envs_baselines():
     json.dumps(summary, allow_nan=False)
 
 
+def test_across_envs_the_difference_is_also_taken_on_each_envs_own_normalised_scale():
+    summary = summarise_study(TWO_ENVS, _two_env_rows(), ON_V1, {V2: ON_V2})
+    v1, v2 = summary["variants"]["v1"], summary["variants"]["v2"]
+    # The same raw scores: no raw difference, but v2's oracle is lower, so it got further.
+    assert v2["vs_reference"] == 0.0
+    assert v2["normalised_scores"] == pytest.approx([0.9, 0.9])
+    assert v2["vs_reference_normalised"] == pytest.approx(0.9 - 0.75)
+    assert v2["vs_reference_normalised_ci95"] == pytest.approx(0.0)
+    assert v1["vs_reference_normalised"] == 0.0
+
+
+def test_a_study_on_one_env_has_no_normalised_difference_beside_the_raw_one():
+    summary = summarise_study(STUDY, [_row(v, 0, 0.5, 0.5) for v in "abc"], BASELINES)
+    assert not any("vs_reference_normalised" in row for row in summary["variants"].values())
+
+
 def test_the_beats_flags_use_the_variants_own_envs_heuristic_and_best_fixed():
     on_v2 = {**ON_V2, "heuristic": {"score": 0.8}, "best_fixed": {"score": 0.5}}
     summary = summarise_study(TWO_ENVS, _two_env_rows(), ON_V1, {V2: on_v2})

@@ -1,0 +1,272 @@
+"""The moonshot's blocks (issue 37) of docs/training.md: the screen of ideas
+(``results/moonshot-screen.json``), the 3-seed confirmation (``results/moonshot.json`` with its
+rliable figures in ``results/reliable.json``, paired with the demo's record in
+``results/demo-cost.json``) and where the score falls short of the oracle
+(``results/oracle-gap.json``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from block_tools import RESULTS, pm, read_json, study, table
+
+from rlm_gym.crawl.config import COMPONENT_WEIGHTS
+from rlm_gym.training.studies.plans import MOONSHOT_CHOICE
+from rlm_gym.training.studies.recipes import RECIPES
+from rlm_gym.training.studies.task_measures import mean_and_ci
+
+#: The bar of the moonshot: normalised true crawl score (random 0, oracle 1).
+BAR = 0.90
+
+
+def _idea(settings: dict[str, Any], budget: int) -> str:
+    """What a screen variant changes over the demo's recipe, read from its settings."""
+    demo = RECIPES["demo"]
+    hyperparams = dict(settings.get("hyperparams") or {})
+    changes = []
+    if budget != demo.total_timesteps:
+        changes.append(f"{budget:,} steps (the demo: {demo.total_timesteps:,})")
+    if "reward_schedule" in settings:
+        changes.append("the success-first curriculum (`curriculum_success_first`)")
+    arch = (hyperparams.get("policy_kwargs") or {}).get("net_arch")
+    if arch:
+        changes.append(f"a {' x '.join(str(width) for width in arch)} network (PPO's: 64 x 64)")
+    if hyperparams.get("learning_rate_schedule") == "linear":
+        changes.append("the learning rate annealed linearly to 0")
+    return ", ".join(changes) or "the demo's recipe"
+
+
+def _normalised(score: float, baselines: dict[str, Any]) -> float:
+    low, high = baselines["random"]["score"], baselines["oracle"]["score"]
+    return (score - low) / (high - low)
+
+
+def _curve_at(run: dict[str, Any], step: int | None) -> str:
+    """The learning curve's score at the last point at or before ``step`` (None: the last)."""
+    points = [p for p in run.get("curve", []) if step is None or p["timestep"] <= step]
+    return f"{points[-1]['score']:.3f}" if points else "-"
+
+
+def _per_seed(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every variant's runs of the seeds all variants finished."""
+    return [run for row in results["variants"].values() for run in row["per_seed"]]
+
+
+def _demo() -> tuple[str, dict[str, Any]]:
+    """The demo's variant and its row in its own study's record."""
+    recipe = RECIPES["demo"]
+    return recipe.variant, study(recipe.study)["variants"][recipe.variant]
+
+
+def moonshot_screen() -> str:
+    """Each idea's seed-0 run: true score, normalised, and its learning curve."""
+    results = study("moonshot-screen")
+    baselines = results["baselines"]
+    reference = results["reference"]
+    _, demo = _demo()
+    demo_seed0 = next(run for run in demo["per_seed"] if run["seed"] == 0)
+    rows = [
+        [
+            "the demo (450k steps, `demo-cost` record)",
+            f"{demo_seed0['score']:.3f}",
+            f"{_normalised(demo_seed0['score'], baselines):.3f}",
+            "-",
+            "-",
+            "-",
+            "-",
+            f"{demo_seed0['efficiency']:.2f}",
+        ]
+    ]
+    finished = {
+        run["variant"]: run
+        for run in [*results.get("unpaired_runs", []), *_per_seed(results)]
+        if run["seed"] == 0
+    }
+    reference_run = finished.get(reference)
+    for name, settings in results["variants"].items():
+        idea = f"`{name}`: {_idea(settings['settings'], settings['total_timesteps'])}"
+        run = finished.get(name)
+        if run is None:
+            rows.append([idea, "not finished", *["-"] * 6])
+            continue
+        rows.append(
+            [
+                idea,
+                f"{run['score']:.3f}",
+                f"{_normalised(run['score'], baselines):.3f}",
+                "(reference)"
+                if name == reference
+                else f"{run['score'] - reference_run['score']:+.3f}"
+                if reference_run
+                else "-",
+                _curve_at(run, 600_000),
+                _curve_at(run, 1_200_000),
+                _curve_at(run, None),
+                f"{run['efficiency']:.2f}",
+            ]
+        )
+    curve = results["curve_eval"]
+    caption = (
+        f"Seed 0 of each idea, {results['total_timesteps']:,} steps, scored on the studies' "
+        f"{results['n_eval_episodes']} evaluation episodes (seeds {results['eval_seed']:,}+); "
+        f"the learning curve is the true score on {curve['n_eval_episodes']} other episodes "
+        f"(seeds {curve['eval_seed']:,}+) every {curve['eval_freq']:,} steps, at the last "
+        f"point by 600k, 1.2M steps and the end. One seed tells ideas apart only by more than "
+        f"a seed's spread (the demo's {len(demo['scores'])} seeds span "
+        f"{max(demo['scores']) - min(demo['scores']):.3f}); the screen chose "
+        f"`{MOONSHOT_CHOICE}` for the 3-seed confirmation.\n\n"
+    )
+    headers = [
+        "idea",
+        "true score",
+        "normalised",
+        f"vs `{reference}`",
+        "curve, 600k",
+        "curve, 1.2M",
+        "curve, end",
+        "efficiency",
+    ]
+    return caption + table(headers, rows)
+
+
+def moonshot_verdict() -> str:
+    """The confirmation on 3 seeds: score, normalised, IQM with its CI, against the bar and
+    paired by seed with the demo's record."""
+    results = study("moonshot")
+    entry = read_json(RESULTS / "reliable.json").get("moonshot")
+    demo_variant, demo = _demo()
+    row = results["variants"][MOONSHOT_CHOICE]
+    by_seed = {run["seed"]: run["score"] for run in demo["per_seed"]}
+    seeds = [seed for seed in row["seeds"] if seed in by_seed]
+    scores = dict(zip(row["seeds"], row["scores"], strict=True))
+    diff, half = mean_and_ci([scores[seed] - by_seed[seed] for seed in seeds])
+    iqm = entry["variants"][MOONSHOT_CHOICE] if entry else None
+    interval = (
+        f"{iqm['iqm']:.3f} [{iqm['iqm_ci95'][0]:.3f}, {iqm['iqm_ci95'][1]:.3f}]" if iqm else "-"
+    )
+    if iqm is None:
+        verdict = "not computed"
+    elif iqm["iqm_ci95"][0] >= BAR:
+        verdict = f"**reached**: the whole CI is at or above {BAR:.2f}"
+    elif iqm["iqm"] >= BAR:
+        verdict = f"IQM at or above {BAR:.2f}, its CI not"
+    else:
+        verdict = f"**not reached**: {BAR - iqm['iqm']:.3f} short"
+    rows = [
+        [
+            "`moonshot`",
+            len(row["seeds"]),
+            ", ".join(f"{score:.3f}" for score in row["scores"]),
+            pm(row["score"], row["score_ci95"]),
+            pm(row["normalised"], row["normalised_ci95"]),
+            interval,
+            "-" if diff is None else f"{diff:+.3f}" + ("" if half is None else f" ± {half:.3f}"),
+            verdict,
+        ]
+    ]
+    headers = [
+        "recipe",
+        "seeds",
+        "true score per seed",
+        "true score",
+        "normalised",
+        "IQM, normalised [95 % CI]",
+        f"vs the demo (`{demo_variant}`, paired by seed)",
+        f"normalised {BAR:.2f}",
+    ]
+    caption = (
+        f"`rlm-gym train --recipe moonshot`, {results['total_timesteps']:,} steps, seeds "
+        f"{', '.join(str(seed) for seed in row['seeds'])} (seed 0 is the screen's run: the "
+        f"same recipe and seed), {results['n_eval_episodes']} evaluation episodes per agent; "
+        "the IQM's CI is rliable's stratified bootstrap over seeds (`results/reliable.json`), "
+        "the paired difference a Student t over the seeds the demo's record shares.\n\n"
+    )
+    return caption + table(headers, rows)
+
+
+def moonshot_gap() -> str:
+    """Where the moonshot's agents fall short of the oracle: per reward component (mean over
+    the confirmation's seeds) and per phase of the crawl (``oracle-gap.json``)."""
+    results = study("moonshot")
+    oracle = results["baselines"]["oracle"]
+    runs = results["variants"][MOONSHOT_CHOICE]["per_seed"]
+    rows = []
+    for name, weight in COMPONENT_WEIGHTS.items():
+        agent = sum(run[name] for run in runs) / len(runs)
+        rows.append(
+            [
+                f"`{name}` (weight {weight})",
+                f"{agent:.3f}",
+                f"{oracle[name]:.3f}",
+                f"{weight * (oracle[name] - agent):+.3f}",
+            ]
+        )
+    agent_score = results["variants"][MOONSHOT_CHOICE]["score"]
+    rows.append(
+        ["true crawl score", f"{agent_score:.3f}", f"{oracle['score']:.3f}",
+         f"{oracle['score'] - agent_score:+.3f}"]
+    )  # fmt: skip
+    components = table(
+        ["component (as the env reports it)", "agents", "oracle", "weighted shortfall"], rows
+    )
+    gap = read_json(RESULTS / "oracle-gap.json")
+    agent, own = gap["agent"], gap["oracle"]
+    phase_rows = [
+        [
+            phase,
+            f"{row['steps']:.2f}",
+            f"{100 * row['agree']:.0f} %",
+            f"{row['loss']:+.3f}",
+            f"{own['by_phase'].get(phase, {}).get('loss', 0.0):+.3f}",
+        ]
+        for phase, row in agent["by_phase"].items()
+    ]
+    phases = table(
+        ["phase", "agent's steps per episode", "oracle's action", "agent's loss", "oracle's own"],
+        phase_rows,
+    )
+    worst = sorted(agent["by_action"].items(), key=lambda item: -item[1]["loss"])[:3]
+    costly = "; ".join(
+        f"`{name}` ({row['loss']:+.3f}; the oracle would have chosen "
+        + ", ".join(
+            f"`{other}` {100 * share:.0f} %"
+            for other, share in sorted(row["oracle"].items(), key=lambda item: -item[1])[:2]
+        )
+        + ")"
+        for name, row in worst
+    )
+    clone = gap.get("clone")
+    cloned = (
+        f" A classifier of the oracle's actions from the observation (an MLP "
+        f"{' x '.join(str(width) for width in clone['hidden'])} fitted on "
+        f"{clone['train_steps']:,} steps of its play, `rlm_gym.training.studies.imitation`) "
+        f"picks the oracle's action on {100 * clone['heldout_accuracy']:.0f} % of held-out "
+        f"steps and, played greedily, scores {clone['evaluation']['score']:.3f} on the "
+        "evaluation episodes."
+        if clone
+        else ""
+    )
+    return (
+        components
+        + "\n"
+        + (
+            f"Step by step (`python -m rlm_gym.training.studies.oracle_gap`: the "
+            f"`{gap['variant']}` agent of seed {gap['train_seed']} on {agent['episodes']} "
+            f"evaluation episodes): the oracle's value of the first state is "
+            f"{agent['start_value']:.3f}, of the last {agent['end_value']:.3f} (the score the "
+            f"env reports; the true score is {agent['score']:.3f}); the oracle's own play ends "
+            f"at {own['end_value']:.3f} from {own['start_value']:.3f} (true "
+            f"{own['score']:.3f}). The agent takes the oracle's action on "
+            f"{100 * agent['agree']:.0f} % of its steps. Its loss, V(s_t) - V(s_t+1) summed by "
+            f"phase:\n\n"
+        )
+        + phases
+        + f"\nThe costliest of the agent's actions: {costly}.{cloned}\n"
+    )
+
+
+MOONSHOT_BLOCKS = {
+    "moonshot_screen": moonshot_screen,
+    "moonshot_verdict": moonshot_verdict,
+    "moonshot_gap": moonshot_gap,
+}
