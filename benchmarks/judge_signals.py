@@ -474,6 +474,24 @@ def leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str
     return report
 
 
+def _print_tuned(rows: dict[str, Any], title: str, shipped: str) -> None:
+    """Print a tuned signal's leave-one-corpus-out rows, then its shipped setting's."""
+    print(title)
+    for name in OPEN_CORPORA:
+        row = rows[name]
+        print(
+            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
+            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4} "
+            f"accepted valid; setting {row['setting']}"
+        )
+        for text in row["flagged"]:
+            print(f"      {text}")
+    print(f"shipped {shipped} {rows['shipped']['setting']}:")
+    for name in OPEN_CORPORA:
+        row = rows["shipped"][name]
+        print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save", action="store_true", help="write benchmarks/results.json")
@@ -499,34 +517,19 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     for rule in FIXED_RULES:
         report[rule] = {name: fixed_rule(name, rule, judged[name]) for name in OPEN_CORPORA}
     report["scale_words"] = {name: scale_words(name, judged[name]) for name in OPEN_CORPORA}
-    print("shift signal, leave-one-corpus-out (setting tuned on the other corpora):")
-    for name in OPEN_CORPORA:
-        row = report["shift"][name]
-        print(
-            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
-            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4} "
-            f"accepted valid; setting {row['setting']}"
-        )
-        for text in row["flagged"]:
-            print(f"      {text}")
-    print(f"shipped setting {report['shift']['shipped']['setting']}:")
-    for name in OPEN_CORPORA:
-        row = report["shift"]["shipped"][name]
-        print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
-    print("roles signal, leave-one-corpus-out (thresholds tuned on the other corpora):")
-    for name in OPEN_CORPORA:
-        row = report["roles"][name]
-        print(
-            f"  {name:<10} catches {row['catches']:>3} of {row['invalid_accepted']:>3} accepted "
-            f"invalid; false positives {row['false_positives']:>2} of {row['valid_accepted']:>4} "
-            f"accepted valid; setting {row['setting']}"
-        )
-        for text in row["flagged"]:
-            print(f"      {text}")
-    print(f"shipped roles setting {report['roles']['shipped']['setting']}:")
-    for name in OPEN_CORPORA:
-        row = report["roles"]["shipped"][name]
-        print(f"  {name:<10} catches {row['catches']}, false positives {row['false_positives']}")
+    for signal, title, shipped in (
+        (
+            "shift",
+            "shift signal, leave-one-corpus-out (setting tuned on the other corpora):",
+            "setting",
+        ),
+        (
+            "roles",
+            "roles signal, leave-one-corpus-out (thresholds tuned on the other corpora):",
+            "roles setting",
+        ),
+    ):
+        _print_tuned(report[signal], title, shipped)
     print("truncated signal, leave-one-corpus-out (setting tuned on the other corpora's values")
     print("and tiers; figures against the judge without it):")
     for name in OPEN_CORPORA:

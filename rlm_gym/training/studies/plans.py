@@ -135,6 +135,22 @@ def _ramp(points: tuple[int, int], start: float, end: float) -> list[list[float]
     return [[0, start], [points[0], start], [points[1], end]]
 
 
+def _success_first() -> dict[str, Any]:
+    """The curriculum that beat `full` most in the `ablation` study: binary (success only) at
+    first, the value checks and efficiency ramped in from 0 between 100k and 200k steps."""
+    return {
+        "interpolation": "linear",
+        "breakpoints": {
+            "success": _ramp(_RAMP, 1.0, _WEIGHTS["success"]),
+            **{
+                name: _ramp(_RAMP, 0.0, weight)
+                for name, weight in {**_WEIGHTS, "efficiency": _EFFICIENCY}.items()
+                if name != "success"
+            },
+        },
+    }
+
+
 def _ablation_variants(curricula: bool, joint: bool = False) -> dict[str, dict[str, Any]]:
     variants: dict[str, dict[str, Any]] = {"full": {}, "binary": {"policy": "binary"}}
     variants["graded"] = {"config": _GRADED}
@@ -153,21 +169,7 @@ def _ablation_variants(curricula: bool, joint: bool = False) -> dict[str, dict[s
                 "breakpoints": {"efficiency": _ramp(_RAMP, 0.0, _EFFICIENCY)},
             }
         }
-        # Start as binary (success only), end as the full reward: the value checks and
-        # efficiency are ramped in from 0 between 100k and 200k steps.
-        variants["curriculum_success_first"] = {
-            "reward_schedule": {
-                "interpolation": "linear",
-                "breakpoints": {
-                    "success": _ramp(_RAMP, 1.0, _WEIGHTS["success"]),
-                    **{
-                        name: _ramp(_RAMP, 0.0, weight)
-                        for name, weight in {**_WEIGHTS, "efficiency": _EFFICIENCY}.items()
-                        if name != "success"
-                    },
-                },
-            }
-        }
+        variants["curriculum_success_first"] = {"reward_schedule": _success_first()}
     return variants
 
 
@@ -206,21 +208,9 @@ def _graded_fast(budget: int | None = None, **hyperparams: Any) -> dict[str, Any
 # 2M steps, alone and with one idea each, screened on seed 0 (`moonshot-screen`); the best
 # confirmed on 3 seeds (`moonshot`).
 _MOONSHOT_BUDGET = 2_000_000
-# The curriculum that beat `full` most in the `ablation` study: success only, the rest ramped in.
-_SUCCESS_FIRST = {
-    "interpolation": "linear",
-    "breakpoints": {
-        "success": _ramp(_RAMP, 1.0, _WEIGHTS["success"]),
-        **{
-            name: _ramp(_RAMP, 0.0, weight)
-            for name, weight in {**_WEIGHTS, "efficiency": _EFFICIENCY}.items()
-            if name != "success"
-        },
-    },
-}
 _MOONSHOT_IDEAS: dict[str, dict[str, Any]] = {
     "demo-2M": _graded_fast(),
-    "success_first": {**_graded_fast(), "reward_schedule": _SUCCESS_FIRST},
+    "success_first": {**_graded_fast(), "reward_schedule": _success_first()},
     "net256": _graded_fast(policy_kwargs={"net_arch": [256, 256]}),
     "lr_linear": _graded_fast(learning_rate_schedule="linear"),
 }
