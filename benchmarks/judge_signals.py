@@ -39,7 +39,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -224,37 +224,8 @@ def role_settings() -> list[dict[str, Any]]:
 
 def roles_leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """The roles signal: for each corpus, the setting best on the others, scored on it."""
-    grid = role_settings()
-    flags = {
-        name: [role_flags(rows, setting) for setting in grid] for name, rows in by_corpus.items()
-    }
-    counts = {
-        name: [tally(rows, flags[name][i]) for i in range(len(grid))]
-        for name, rows in by_corpus.items()
-    }
-    report: dict[str, Any] = {}
-    for left_out in by_corpus:
-        others = [name for name in by_corpus if name != left_out]
-        best = max(
-            range(len(grid)),
-            key=lambda i: (sum(_score(counts[name][i]) for name in others), -i),
-        )
-        report[left_out] = {
-            "setting": grid[best],
-            **counts[left_out][best],
-            "flagged": [
-                f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
-                f"({'valid' if row['valid'] else 'invalid'})"
-                for row, flag in zip(by_corpus[left_out], flags[left_out][best], strict=True)
-                if flag and row["accepted"]
-            ],
-        }
     shipped = {key: value_roles.OUTLIER_SETTINGS[key] for key in ROLE_GRID}
-    report["shipped"] = {
-        "setting": shipped,
-        **{name: tally(rows, role_flags(rows, shipped)) for name, rows in by_corpus.items()},
-    }
-    return report
+    return grid_leave_one_corpus_out(by_corpus, role_settings(), role_flags, shipped)
 
 
 def truncation_leave_one_corpus_out() -> dict[str, Any]:
@@ -441,15 +412,24 @@ def _score(counts: dict[str, int]) -> int:
 
 def leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """For each corpus: the setting best on the others, and its figures on the one left out."""
-    grid = settings()
-    flags = {
-        name: [shift_flags(rows, setting) for setting in grid] for name, rows in by_corpus.items()
-    }
+    return grid_leave_one_corpus_out(by_corpus, settings(), shift_flags, {**shapes.SHAPE_SETTINGS})
+
+
+def grid_leave_one_corpus_out(
+    by_corpus: dict[str, list[dict[str, Any]]],
+    grid: list[dict[str, Any]],
+    flag: Callable[[Sequence[dict[str, Any]], dict[str, Any]], list[bool]],
+    shipped: dict[str, Any],
+) -> dict[str, Any]:
+    """A tuned signal by leave-one-corpus-out: for each corpus, the setting of ``grid`` best
+    on the others (``flag(rows, setting)`` flags rows), and its figures on the one left out;
+    ``shipped`` is the setting the judge ships, scored on every corpus."""
+    flags = {name: [flag(rows, setting) for setting in grid] for name, rows in by_corpus.items()}
     counts = {
         name: [tally(rows, flags[name][i]) for i in range(len(grid))]
         for name, rows in by_corpus.items()
     }
-    report = {}
+    report: dict[str, Any] = {}
     for left_out in by_corpus:
         others = [name for name in by_corpus if name != left_out]
         best = max(
@@ -462,14 +442,13 @@ def leave_one_corpus_out(by_corpus: dict[str, list[dict[str, Any]]]) -> dict[str
             "flagged": [
                 f"line {row['line']} {row['field']}={str(row['value'])[:50]!r} "
                 f"({'valid' if row['valid'] else 'invalid'})"
-                for row, flag in zip(by_corpus[left_out], flags[left_out][best], strict=True)
-                if flag and row["accepted"]
+                for row, flag_on in zip(by_corpus[left_out], flags[left_out][best], strict=True)
+                if flag_on and row["accepted"]
             ],
         }
-    current = {**shapes.SHAPE_SETTINGS}
     report["shipped"] = {
-        "setting": current,
-        **{name: tally(rows, shift_flags(rows, current)) for name, rows in by_corpus.items()},
+        "setting": shipped,
+        **{name: tally(rows, flag(rows, shipped)) for name, rows in by_corpus.items()},
     }
     return report
 
