@@ -400,42 +400,31 @@ def _in_context(
     return judge_in_context
 
 
-def _without_labels(judge: Callable[[Any], str], field: str, kind: str) -> Callable[[Any], str]:
-    """``judge`` with values carrying their own label ("Price: 3,7 mld") rejected."""
-
-    def judge_without_labels(value: Any) -> str:
-        reason = judge(value)
-        if not reason and type(value) is str and carried_label(value, field, kind):
-            return LABELLED_VALUE
-        return reason
-
-    return judge_without_labels
-
-
-def _uncut(judge: Callable[[Any], str], cut: frozenset[str]) -> Callable[[Any], str]:
-    """``judge`` with the texts ``cut`` short against their column rejected."""
-
-    def judge_uncut(value: Any) -> str:
-        reason = judge(value)
-        if not reason and type(value) is str and value in cut:
-            return TRUNCATED
-        return reason
-
-    return judge_uncut
-
-
-def _with_roles(
-    judge: Callable[[Any], str], field: str, found: RoleOutliers
+def _also_rejecting(
+    judge: Callable[[Any], str], reject: Callable[..., str], *args: Any
 ) -> Callable[[Any], str]:
-    """``judge`` with the values ``found`` to play another role than their column rejected."""
+    """``judge`` with the texts it accepts also rejected by ``reject(value, *args)`` (a reason,
+    or "" for none): a label in the value, a text cut short, a value of another role."""
 
-    def judge_with_roles(value: Any) -> str:
+    def judged(value: Any) -> str:
         reason = judge(value)
-        if not reason and type(value) is str and value in found.roles:
-            return found.reason(field, value)
+        if not reason and type(value) is str:
+            return reject(value, *args)
         return reason
 
-    return judge_with_roles
+    return judged
+
+
+def _label_reason(value: str, field: str, kind: str) -> str:
+    return LABELLED_VALUE if carried_label(value, field, kind) else ""
+
+
+def _cut_reason(value: str, cut: frozenset[str]) -> str:
+    return TRUNCATED if value in cut else ""
+
+
+def _role_reason(value: str, field: str, found: RoleOutliers) -> str:
+    return found.reason(field, value) if value in found.roles else ""
 
 
 def _mark_shifted_records(
@@ -528,14 +517,14 @@ def judge_items(
         )
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
         if LABEL_RULE["enabled"]:
-            judge = _without_labels(judge, text_name, kind)
+            judge = _also_rejecting(judge, _label_reason, text_name, kind)
         if kind == "text" and not page_wide:
             found = role_outliers(values)
             if found is not None:
-                judge = _with_roles(judge, text_name, found)
+                judge = _also_rejecting(judge, _role_reason, text_name, found)
             cut = truncated_values(values)
             if cut:
-                judge = _uncut(judge, cut)
+                judge = _also_rejecting(judge, _cut_reason, cut)
         if kind == "rating":
             scale = rating_scale(text_name, values)
             if scale > 5:
