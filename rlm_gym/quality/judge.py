@@ -17,6 +17,9 @@ column-context rules follow the real-data labels:
 - **a sentence as a name**: a field whose name means a person (author, byline, user,
   customer, reviewer) holding a text of ``NAME_MAX_WORDS`` words or more — a related headline
   or a "share your story" prompt caught by the author selector: a name is not a sentence;
+- **heading row** (:mod:`rlm_gym.quality.headings`): a short text alone in its record under
+  a title or name field, every other field empty while the other records fill theirs ("北京"
+  before a city's job ads): a section heading written as a record;
 - **section heading** (article listings of at least ``PAGE_WIDE_MIN_ITEMS`` distinct items
   whose headline column is mostly sentences): a headline of one or two words ("News Feed",
   "Polling") among headlines of ``HEADLINE_SENTENCE_WORDS`` words or more is a page's section
@@ -60,6 +63,7 @@ from itertools import chain
 from typing import Any
 
 from rlm_gym.quality import vocab
+from rlm_gym.quality.column_roles import type_from_values
 from rlm_gym.quality.column_rules import mark_column_rules
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.consistency import (
@@ -70,6 +74,7 @@ from rlm_gym.quality.consistency import (
     symbol_column,
 )
 from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
+from rlm_gym.quality.headings import heading_rows
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.labels import LABELLED_VALUE, carried_label
@@ -443,6 +448,37 @@ def _mark_shifted_records(
             verdicts[index] = SHIFTED_COLUMN
 
 
+def _column_kind(name: Any, columns: dict[Any, list[Any]], dicts: Sequence[Any]) -> str:
+    """The type a column's values are judged by: its name's, unless the values clearly show
+    another (:func:`rlm_gym.quality.column_roles.type_from_values`). A text name conflicts
+    with typed values only where it rejects them (a name or title: the shifted-column rule).
+    A column that mostly repeats another field of its own records is that neighbour's copy
+    (a selector that grabbed the next column): its name stays."""
+    values = columns.get(name, [])
+    kind = column_type(str(name), values)
+    if kind == "text" and not field_roles(str(name)) & _SHIFT_ROLES:
+        return kind
+    own = type_from_values(kind, values)
+    if own == kind:
+        return kind
+    taken = [column_type(str(other), column) for other, column in columns.items() if other != name]
+    if type_from_values(kind, values, taken=taken) == kind or _copies_a_neighbour(name, dicts):
+        return kind
+    return own
+
+
+def _copies_a_neighbour(name: Any, dicts: Sequence[Any]) -> bool:
+    """At least half the records holding ``name`` hold its value in another field too."""
+    holding = copied = 0
+    for item in dicts:
+        if name not in item:
+            continue
+        value = item[name]
+        holding += 1
+        copied += any(other != name and held == value for other, held in item.items())
+    return holding > 0 and copied * 2 >= holding
+
+
 def judge_items(
     data: Sequence[Any], required: tuple[Any, ...] = (), pattern_type: str | None = None
 ) -> Judgement:
@@ -477,7 +513,7 @@ def judge_items(
         fields = tuple(names)
         half = len(dicts) / 2.0
         core = tuple(name for name in fields if len(columns[name]) >= half)
-    types = {name: column_type(str(name), columns.get(name, [])) for name in fields}
+    types = {name: _column_kind(name, columns, dicts) for name in fields}
     if pattern_type is None:
         every_type = {str(name): kind for name, kind in types.items()}
         for name, values in columns.items():
@@ -539,6 +575,10 @@ def judge_items(
         if not all_dicts:
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]
+        if kind == "text" and roles & _NAME_ROLES:
+            for index in heading_rows(distinct, name, fields):
+                if not verdicts[index]:
+                    verdicts[index] = SECTION_HEADING  # "北京" alone in its record
         reasons[name] = verdicts
     mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
     mark_column_rules(distinct, reasons, types, PAGE_WIDE_MIN_ITEMS, HEADER_ROW)
