@@ -27,7 +27,15 @@ from rlm_gym.quality.numbers import AREA_RE
 from rlm_gym.quality.roles import field_roles
 from rlm_gym.quality.values import check_value
 
-__all__ = ["COLUMN_ROLES", "VALUE_TYPE_SETTINGS", "column_roles", "type_from_values", "value_role"]
+__all__ = [
+    "COLUMN_ROLES",
+    "VALUE_TYPE_SETTINGS",
+    "VALUE_TYPED_NAMES",
+    "column_roles",
+    "judged_type",
+    "type_from_values",
+    "value_role",
+]
 
 COLUMN_ROLES: tuple[str, ...] = (
     "amount",
@@ -301,3 +309,58 @@ def type_from_values(
         if not category and _words_probability(sorted(distinct)) < chosen["min_words_probability"]:
             return kind
     return own
+
+
+VALUE_TYPED_NAMES = frozenset({"name", "title", "author", "review", "body"})
+"""Roles of text field names that reject typed values (a rating, count, price or date under a
+name or title is a shifted column): where such a name and its values conflict, the values may
+decide (:func:`judged_type`). Other text names accept any text and conflict with none."""
+
+
+def judged_type(
+    name: Any, kind: str, columns: Mapping[Any, Sequence[Any]], records: Sequence[Any]
+) -> str:
+    """The type the values of column ``name`` are judged by: ``kind`` (its name's type),
+    unless its values clearly show another (:func:`type_from_values`).
+
+    A text name conflicts with typed values only where it rejects them
+    (:data:`VALUE_TYPED_NAMES`). A column that mostly repeats another field of its own records
+    is that neighbour's copy (a selector that grabbed the next column): its name stays.
+
+    Args:
+        name: The field.
+        kind: Its type as its name gives it (:func:`rlm_gym.quality.columns.column_type`).
+        columns: Every field of the crawl -> its values.
+        records: The crawl's (distinct) records.
+
+    Returns:
+        The type to judge the column's values by.
+
+    Example:
+        >>> rows = [{"title": f"Film {n}", "star": f"Ann Lee, Bo Kim {n}"} for n in range(5)]
+        >>> columns = {key: [row[key] for row in rows] for key in ("title", "star")}
+        >>> judged_type("star", "rating", columns, rows)
+        'text'
+    """
+    values = columns.get(name, [])
+    if kind == "text" and not field_roles(str(name)) & VALUE_TYPED_NAMES:
+        return kind
+    own = type_from_values(kind, values)
+    if own == kind:
+        return kind
+    taken = [column_type(str(other), column) for other, column in columns.items() if other != name]
+    if type_from_values(kind, values, taken=taken) == kind or _copies_a_neighbour(name, records):
+        return kind
+    return own
+
+
+def _copies_a_neighbour(name: Any, records: Sequence[Any]) -> bool:
+    """At least half the records holding ``name`` hold its value in another field too."""
+    holding = copied = 0
+    for item in records:
+        if not isinstance(item, dict) or name not in item:
+            continue
+        value = item[name]
+        holding += 1
+        copied += any(other != name and held == value for other, held in item.items())
+    return holding > 0 and copied * 2 >= holding

@@ -63,7 +63,7 @@ from itertools import chain
 from typing import Any
 
 from rlm_gym.quality import vocab
-from rlm_gym.quality.column_roles import type_from_values
+from rlm_gym.quality.column_roles import VALUE_TYPED_NAMES, judged_type
 from rlm_gym.quality.column_rules import mark_column_rules
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.consistency import (
@@ -146,7 +146,7 @@ NAME_MAX_WORDS = 10
 HEADLINE_SENTENCE_WORDS = 5
 HEADLINE_SENTENCE_SHARE = 0.25
 
-_SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
+_SHIFT_ROLES = VALUE_TYPED_NAMES
 _HEADLINE_ROLES = frozenset({"title", "headline"})
 _PERSON_ROLES = frozenset({"author", "person"})
 _NAME_ROLES = frozenset({"name", "title"})
@@ -448,37 +448,6 @@ def _mark_shifted_records(
             verdicts[index] = SHIFTED_COLUMN
 
 
-def _column_kind(name: Any, columns: dict[Any, list[Any]], dicts: Sequence[Any]) -> str:
-    """The type a column's values are judged by: its name's, unless the values clearly show
-    another (:func:`rlm_gym.quality.column_roles.type_from_values`). A text name conflicts
-    with typed values only where it rejects them (a name or title: the shifted-column rule).
-    A column that mostly repeats another field of its own records is that neighbour's copy
-    (a selector that grabbed the next column): its name stays."""
-    values = columns.get(name, [])
-    kind = column_type(str(name), values)
-    if kind == "text" and not field_roles(str(name)) & _SHIFT_ROLES:
-        return kind
-    own = type_from_values(kind, values)
-    if own == kind:
-        return kind
-    taken = [column_type(str(other), column) for other, column in columns.items() if other != name]
-    if type_from_values(kind, values, taken=taken) == kind or _copies_a_neighbour(name, dicts):
-        return kind
-    return own
-
-
-def _copies_a_neighbour(name: Any, dicts: Sequence[Any]) -> bool:
-    """At least half the records holding ``name`` hold its value in another field too."""
-    holding = copied = 0
-    for item in dicts:
-        if name not in item:
-            continue
-        value = item[name]
-        holding += 1
-        copied += any(other != name and held == value for other, held in item.items())
-    return holding > 0 and copied * 2 >= holding
-
-
 def judge_items(
     data: Sequence[Any], required: tuple[Any, ...] = (), pattern_type: str | None = None
 ) -> Judgement:
@@ -513,14 +482,17 @@ def judge_items(
         fields = tuple(names)
         half = len(dicts) / 2.0
         core = tuple(name for name in fields if len(columns[name]) >= half)
-    types = {name: _column_kind(name, columns, dicts) for name in fields}
+    named = {name: column_type(str(name), columns.get(name, [])) for name in fields}
+    types = {name: judged_type(name, kind, columns, dicts) for name, kind in named.items()}
     if pattern_type is None:
         every_type = {str(name): kind for name, kind in types.items()}
         for name, values in columns.items():
             if name not in types:
                 every_type[str(name)] = column_type(str(name), values)
         pattern_type = classify_columns(
-            every_type, {str(name): values for name, values in columns.items()}
+            every_type,
+            {str(name): values for name, values in columns.items()},
+            overruled={str(name) for name, kind in types.items() if kind != named[name]},
         )
     article = pattern_type == "article_extraction" and len(dicts) >= PAGE_WIDE_MIN_ITEMS
     header_names = frozenset(str(name).strip().casefold() for name in names)
