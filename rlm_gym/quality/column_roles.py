@@ -206,9 +206,9 @@ def column_roles(
 
 
 VALUE_TYPE_SETTINGS: dict[str, float] = {
-    "min_distinct": 4,
-    "max_fit_share": 0.1,
-    "min_words_probability": 0.5,
+    "min_distinct": 6,
+    "max_fit_share": 0.05,
+    "min_words_probability": 0.7,
 }
 """When a column's values overrule its name (:func:`type_from_values`): at least
 ``min_distinct`` distinct values, at most ``max_fit_share`` of them of the name's type, and —
@@ -272,30 +272,34 @@ def type_from_values(
 
     Example:
         >>> cast = ["Anna Kowalska, Jan Nowak", "Maria Lis, Piotr Wójcik", "Ewa Zając, Adam Bąk",
-        ...         "Ola Kot, Igor Ptak", "Zofia Dąb, Tomasz Lew"]
+        ...         "Ola Kot, Igor Ptak", "Zofia Dąb, Tomasz Lew", "Marek Wilk, Ada Kruk"]
         >>> type_from_values("rating", cast), type_from_values("rating", ["4.5", "3.9"] * 3)
         ('text', 'rating')
-        >>> type_from_values("text", ["85 m²", "120 m²", "64 m²", "99 m²", "45 m²"])
+        >>> type_from_values("text", ["85 m²", "120 m²", "64 m²", "99 m²", "45 m²", "72 m²"])
         'count'
     """
     chosen = VALUE_TYPE_SETTINGS if settings is None else {**VALUE_TYPE_SETTINGS, **settings}
+    window = values[: _SAMPLE * 4]
+    # Values that side with the name: of its type, or, under a text name, plain text. Once
+    # more of them than the share allowed are read, the name stands (most columns, at once).
+    bound = chosen["max_fit_share"] * len(window)
     sample = []
-    for value in values[: _SAMPLE * 4]:
+    siding = 0
+    for value in window:
         # Only plain values argue for a type: a list or a record is no clear value.
-        if type(value) in (str, int, float):
-            shape = shape_of(value)
-            if shape is not None:
-                sample.append((value, shape))
+        if type(value) not in (str, int, float):
+            continue
+        shape = shape_of(value)
+        if shape is None:
+            continue
+        sample.append((value, shape))
+        siding += shape == "text" if kind == "text" else _fits(kind, value, shape)
+        if siding > bound:
+            return kind
     distinct = {str(value) for value, _ in sample}
-    if len(distinct) < chosen["min_distinct"]:
-        return kind
     limit = chosen["max_fit_share"] * len(sample)
-    if kind != "text":
-        fitting = 0
-        for value, shape in sample:
-            fitting += _fits(kind, value, shape)
-            if fitting > limit:  # most columns: their values fit their name
-                return kind
+    if len(distinct) < chosen["min_distinct"] or siding > limit:
+        return kind
     own = values_type([value for value, _ in sample])
     if own == kind or (kind == "text" and own not in _NUMERIC_KINDS):
         return kind
@@ -337,7 +341,7 @@ def judged_type(
         The type to judge the column's values by.
 
     Example:
-        >>> rows = [{"title": f"Film {n}", "star": f"Ann Lee, Bo Kim {n}"} for n in range(5)]
+        >>> rows = [{"title": f"Film {n}", "star": f"Ann Lee, Bo Kim {n}"} for n in range(6)]
         >>> columns = {key: [row[key] for row in rows] for key in ("title", "star")}
         >>> judged_type("star", "rating", columns, rows)
         'text'

@@ -36,10 +36,11 @@ filled; the heading has at most ``max_words`` words and no digit, and is at most
 
 
 def _filled(value: Any) -> bool:
+    kind = type(value)
+    if kind is str:
+        return bool(value) and not value.isspace()
     if value is None:
         return False
-    if type(value) is str:
-        return bool(value.strip())
     return not (isinstance(value, (list, dict, tuple)) and not value)
 
 
@@ -70,24 +71,24 @@ def heading_rows(
     dicts = [(index, item) for index, item in enumerate(records) if isinstance(item, dict)]
     if not others or len(dicts) < chosen["min_records"]:
         return set()
-    texts = [item[field].strip() for _, item in dicts if type(item.get(field)) is str]
-    texts = [text for text in texts if text]
-    if not texts:
-        return set()
-    median = statistics.median(map(len, texts))
-    lone, filled = [], 0
+    alone, filled = [], 0
     for index, item in dicts:
-        if any(_filled(item.get(name)) for name in others):
-            filled += 1
-            continue
-        value = item.get(field)
-        if type(value) is not str:
-            continue
-        text = value.strip()
-        short = 0 < len(text) <= chosen["max_length_ratio"] * median
+        for name in others:  # a loop, not any(): this runs on every record of every crawl
+            if _filled(item.get(name)):
+                filled += 1
+                break
+        else:
+            if type(item.get(field)) is str and item[field].strip():
+                alone.append(index)
+    if not alone or filled < chosen["filled_share"] * (len(dicts) - len(alone)):
+        return set()  # most crawls: every record fills some other field
+    texts = [item[field].strip() for _, item in dicts if type(item.get(field)) is str]
+    median = statistics.median(len(text) for text in texts if text)
+    lone = set()
+    for index in alone:
+        text = records[index][field].strip()
+        short = len(text) <= chosen["max_length_ratio"] * median
         words = len(text.split()) <= chosen["max_words"]
         if short and words and not any(char.isdigit() for char in text):
-            lone.append(index)
-    if not lone or filled < chosen["filled_share"] * (len(dicts) - len(lone)):
-        return set()
-    return set(lone)
+            lone.add(index)
+    return lone

@@ -93,3 +93,25 @@ def test_a_record_missing_its_other_fields_keeps_a_long_title():
     rows = [{"title": "Quarterly report on regional trade", "url": "", "body": ""}]
     rows += [{"title": f"Report {n} on trade", "url": f"/r/{n}", "body": "Text."} for n in range(6)]
     assert judge_items(rows, ("title", "url", "body")).reasons["title"][0] == ""
+
+
+def test_company_names_under_a_price_name_are_text():
+    shops = [
+        "Nordic Books AB",
+        "Kindle Store",
+        "Kobo Inc.",
+        "Amazon Europe",
+        "Libris Oy",
+        "Adlibris",
+    ]
+    assert type_from_values("price", shops * 2) == "text"
+
+
+def test_categories_under_a_count_name_are_text():
+    kinds = ["apartment", "house", "studio", "loft", "villa", "cottage"]
+    assert type_from_values("count", kinds * 4) == "text"
+
+
+def test_people_under_a_date_name_are_text():
+    people = ["Ana Souza", "Bruno Lima", "Carla Dias", "Davi Rocha", "Elisa Melo", "Fábio Reis"]
+    assert type_from_values("date", people) == "text"
