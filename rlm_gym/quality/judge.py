@@ -2,9 +2,10 @@
 context (the crawl reward and its ``check_items`` both read it).
 
 One way through: item → column → value. A value is judged by the type of its column
-(:func:`rlm_gym.quality.columns.column_type`, read off the field name and the column's values)
-and then *where it stands*: a well-formed value can still be wrong in its column. The
-column-context rules follow the real-data labels:
+(:func:`rlm_gym.quality.columns.column_type`, read off the field name and the column's values;
+where the values clearly show another type than the name's, theirs:
+:func:`rlm_gym.quality.column_roles.judged_type`) and then *where it stands*: a well-formed
+value can still be wrong in its column. The column-context rules follow the real-data labels:
 
 - **header row**: the value is a field name of the result (``"product_title"`` under
   ``product_title``): a scraped table header;
