@@ -3,7 +3,8 @@
 Reads the labelled corpora of ``../shared/corpora`` (or ``$RLM_GYM_CORPORA``; the format of
 ``realdata/README.md`` there; the project holds no copy) and prints the four figures SPEC §5
 sets bars for, per corpus — ``realdata`` (the original 30 crawls), ``devcorpus`` (33 crawls of
-issue 22), ``world_a`` (21 crawls in 13 languages) and ``world_c`` (20 defect-rich crawls), each
+issue 22), ``world_a`` (21 crawls in 13 languages), ``world_b`` (19 crawls in 13 languages; a
+development corpus since its first scoring) and ``world_c`` (20 defect-rich crawls), each
 labelled before anything scored it — for ``realdata`` + ``devcorpus`` together (the corpora the
 rules were written with) and overall, so rules fitted to some show as a gap on the others:
 
@@ -19,15 +20,18 @@ included), on the first item that holds it. Every disagreement is printed. With
 
 Usage:
     python benchmarks/real_data.py [--data DIR] [--save] [--quiet]
-    python benchmarks/real_data.py --sealed [DIR] [--save]
+    python benchmarks/real_data.py --sealed DIR [--save [--rescore]]
 
 ``--data`` measures one corpus alone; by default every open corpus is, and never a sealed one
-(``world_b``, or a folder named ``sealed*``). ``--sealed`` scores a *sealed batch* — labelled
-before any scoring, kept apart from every rule change — on its own (``world_b`` unless a
-folder is given): its figures are printed and, with ``--save``, kept under
-``real_data_sealed`` → the batch's name with the date and commit of that scoring. A batch's
-*first* scoring is the honest estimate of generalisation, so a saved batch is never
-overwritten (``--rescore`` adds a later scoring beside the first).
+(a folder named ``sealed*``). A corpus whose first scoring is kept
+(:data:`~rlm_gym.quality.corpora.FIRST_SCORED_CORPORA`: ``world_b``) is scored with the others
+as a *development* corpus, and its kept first score is printed beside it: that one is the
+honest estimate, the new one is not. ``--sealed`` scores a *sealed batch* — labelled before
+any scoring, kept apart from every rule change — on its own: its figures are printed and, with
+``--save``, kept under ``real_data_sealed`` → the batch's name with the date and commit of that
+scoring. A batch's *first* scoring is the honest estimate of generalisation, so a saved batch
+is never overwritten (``--rescore`` adds a later scoring beside the first); ``--save`` without
+``--sealed`` writes ``real_data`` only.
 """
 
 from __future__ import annotations
@@ -45,8 +49,8 @@ from _common import save_results
 
 from rlm_gym.crawl import check_items, crawl_reward
 from rlm_gym.quality.corpora import (
+    FIRST_SCORED_CORPORA,
     OPEN_CORPORA,
-    SEALED_CORPORA,
     CorporaUnavailable,
     corpus_dir,
     is_sealed,
@@ -240,6 +244,21 @@ def _group_row(report: dict[str, Any]) -> dict[str, Any]:
     return {"corpus": report["corpus"], **{key: report[key] for key in keys}}
 
 
+DEVELOPMENT_NOTE = {name: " — development (after first scoring)" for name in FIRST_SCORED_CORPORA}
+"""What the summary line of a first-scored corpus says: its figures are no honest estimate."""
+
+
+def kept_first_scoring(name: str) -> dict[str, Any] | None:
+    """The kept first scoring of corpus ``name`` (``real_data_sealed`` → name → ``first`` in
+    ``benchmarks/results.json``), or ``None`` when it has none."""
+    from _common import RESULTS_PATH
+
+    if not RESULTS_PATH.exists():
+        return None
+    results = json.loads(RESULTS_PATH.read_text())
+    return results.get("real_data_sealed", {}).get(name, {}).get("first")
+
+
 def summary_line(report: dict[str, Any], bars: dict[str, float] = BARS) -> str:
     """One line: the four figures against their bars."""
     parts = []
@@ -307,11 +326,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--sealed",
         type=Path,
-        nargs="?",
-        const=Path(SEALED_CORPORA[0]),
         default=None,
-        help=f"score a sealed batch apart ({SEALED_CORPORA[0]} unless a dir is given; never by "
-        "default)",
+        metavar="DIR",
+        help="score a sealed batch apart (a folder, or a corpus name such as world_b)",
     )
     parser.add_argument(
         "--rescore",
@@ -332,7 +349,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str,
         if args.data is not None:
             parser.error("--sealed scores one sealed batch alone: drop --data")
         folder = args.sealed
-        if str(folder) in SEALED_CORPORA:
+        if str(folder) in OPEN_CORPORA:
             folder = corpus_dir(str(folder))
         report = measure(folder)
         print(f"sealed batch {report['corpus']}:")
@@ -358,8 +375,15 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str,
         print()
     if args.save:
         save_results("real_data", report)
-    for group in report.get("groups", {}).values():
-        print(summary_line(group))
+    for name, group in report.get("groups", {}).items():
+        print(summary_line(group) + DEVELOPMENT_NOTE.get(name, ""))
+    for name in FIRST_SCORED_CORPORA:
+        first = kept_first_scoring(name)
+        if first is not None and name in report.get("groups", {}):
+            print(
+                f"  {name}'s first scoring, the honest estimate (kept, {first['scored_at']}, "
+                f"commit {first['commit']}): " + summary_line(first).split(": ", 1)[1]
+            )
     if "groups" not in report:
         print(summary_line(report))
     return report

@@ -14,6 +14,7 @@ GROUP_LABELS = {
     "devcorpus": "`devcorpus` (33, issue 22)",
     "kept": "`realdata` + `devcorpus`",
     "world_a": "`world_a` (21, 13 languages)",
+    "world_b": "`world_b` (19, 13 languages): development (after first scoring)",
     "world_c": "`world_c` (20, defect-rich)",
     "overall": "overall",
 }
@@ -21,6 +22,11 @@ GROUP_LABELS = {
 
 def _report() -> dict[str, Any]:
     return json.loads(BENCHMARKS.read_text(encoding="utf-8"))["real_data"]
+
+
+def _first_scorings() -> dict[str, Any]:
+    """The kept first scorings of once-sealed corpora (``real_data.py --sealed --save``)."""
+    return json.loads(BENCHMARKS.read_text(encoding="utf-8")).get("real_data_sealed", {})
 
 
 def real_data_figures() -> str:
@@ -56,6 +62,18 @@ def real_data_groups() -> str:
                 row["crawls"],
                 f"{figures['valid_accepted']:.3f} ({row['valid_values']})",
                 f"{figures['invalid_rejected']:.3f} ({row['invalid_values']})",
+                f"{figures['pattern_type']:.3f}",
+                f"{figures['tier_agreement']:.3f}",
+            ]
+        )
+    for name, entry in _first_scorings().items():
+        figures = entry["first"]["figures"]
+        rows.append(
+            [
+                f"`{name}` first scoring (the honest estimate, {entry['first']['commit'][:7]})",
+                entry["first"]["crawls"],
+                f"{figures['valid_accepted']:.3f} ({entry['first']['valid_values']})",
+                f"{figures['invalid_rejected']:.3f} ({entry['first']['invalid_values']})",
                 f"{figures['pattern_type']:.3f}",
                 f"{figures['tier_agreement']:.3f}",
             ]

@@ -28,6 +28,7 @@ __all__ = [
     "CORPORA_ENV",
     "OPEN_CORPORA",
     "SEALED_CORPORA",
+    "FIRST_SCORED_CORPORA",
     "CorporaUnavailable",
     "corpora_root",
     "corpus_dir",
@@ -40,12 +41,19 @@ __all__ = [
 CORPORA_ENV = "RLM_GYM_CORPORA"
 """The environment variable naming the folder that holds the corpus folders."""
 
-OPEN_CORPORA = ("realdata", "devcorpus", "world_a", "world_c")
+OPEN_CORPORA = ("realdata", "devcorpus", "world_a", "world_b", "world_c")
 """The corpora every measurement scores, in this order."""
 
-SEALED_CORPORA = ("world_b",)
+FIRST_SCORED_CORPORA = ("world_b",)
+"""Corpora that were sealed and have had their first scoring, kept in
+``benchmarks/results.json`` → ``real_data_sealed`` → name → ``first`` (the honest estimate,
+never overwritten). They are development corpora since: every figure measured on them after
+that is a development figure, not an estimate of how the judge does on unseen crawls."""
+
+SEALED_CORPORA: tuple[str, ...] = ()
 """Corpora kept sealed: scored only on purpose (``benchmarks/real_data.py --sealed``), since
-their first score is the honest estimate of how the judge does on crawls it has never seen."""
+their first score is the honest estimate of how the judge does on crawls it has never seen.
+None now (``world_b``'s first score is kept); a folder named ``sealed*`` is one too."""
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,9 +2,10 @@
 context (the crawl reward and its ``check_items`` both read it).
 
 One way through: item → column → value. A value is judged by the type of its column
-(:func:`rlm_gym.quality.columns.column_type`, read off the field name and the column's values)
-and then *where it stands*: a well-formed value can still be wrong in its column. The
-column-context rules follow the real-data labels:
+(:func:`rlm_gym.quality.columns.column_type`, read off the field name and the column's values;
+where the values clearly show another type than the name's, theirs:
+:func:`rlm_gym.quality.column_roles.judged_type`) and then *where it stands*: a well-formed
+value can still be wrong in its column. The column-context rules follow the real-data labels:
 
 - **header row**: the value is a field name of the result (``"product_title"`` under
   ``product_title``): a scraped table header;
@@ -17,6 +18,9 @@ column-context rules follow the real-data labels:
 - **a sentence as a name**: a field whose name means a person (author, byline, user,
   customer, reviewer) holding a text of ``NAME_MAX_WORDS`` words or more — a related headline
   or a "share your story" prompt caught by the author selector: a name is not a sentence;
+- **heading row** (:mod:`rlm_gym.quality.headings`): a short text alone in its record under
+  a title or name field, every other field empty while the other records fill theirs ("北京"
+  before a city's job ads): a section heading written as a record;
 - **section heading** (article listings of at least ``PAGE_WIDE_MIN_ITEMS`` distinct items
   whose headline column is mostly sentences): a headline of one or two words ("News Feed",
   "Polling") among headlines of ``HEADLINE_SENTENCE_WORDS`` words or more is a page's section
@@ -60,6 +64,7 @@ from itertools import chain
 from typing import Any
 
 from rlm_gym.quality import vocab
+from rlm_gym.quality.column_roles import VALUE_TYPED_NAMES, judged_type
 from rlm_gym.quality.column_rules import mark_column_rules
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.consistency import (
@@ -70,6 +75,7 @@ from rlm_gym.quality.consistency import (
     symbol_column,
 )
 from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
+from rlm_gym.quality.headings import heading_rows
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.labels import LABELLED_VALUE, carried_label
@@ -141,7 +147,7 @@ NAME_MAX_WORDS = 10
 HEADLINE_SENTENCE_WORDS = 5
 HEADLINE_SENTENCE_SHARE = 0.25
 
-_SHIFT_ROLES = frozenset({"name", "title", "author", "review", "body"})
+_SHIFT_ROLES = VALUE_TYPED_NAMES
 _HEADLINE_ROLES = frozenset({"title", "headline"})
 _PERSON_ROLES = frozenset({"author", "person"})
 _NAME_ROLES = frozenset({"name", "title"})
@@ -477,14 +483,17 @@ def judge_items(
         fields = tuple(names)
         half = len(dicts) / 2.0
         core = tuple(name for name in fields if len(columns[name]) >= half)
-    types = {name: column_type(str(name), columns.get(name, [])) for name in fields}
+    named = {name: column_type(str(name), columns.get(name, [])) for name in fields}
+    types = {name: judged_type(name, kind, columns, dicts) for name, kind in named.items()}
     if pattern_type is None:
         every_type = {str(name): kind for name, kind in types.items()}
         for name, values in columns.items():
             if name not in types:
                 every_type[str(name)] = column_type(str(name), values)
         pattern_type = classify_columns(
-            every_type, {str(name): values for name, values in columns.items()}
+            every_type,
+            {str(name): values for name, values in columns.items()},
+            overruled={str(name) for name, kind in types.items() if kind != named[name]},
         )
     article = pattern_type == "article_extraction" and len(dicts) >= PAGE_WIDE_MIN_ITEMS
     header_names = frozenset(str(name).strip().casefold() for name in names)
@@ -539,6 +548,10 @@ def judge_items(
         if not all_dicts:
             judged = iter(verdicts)
             verdicts = [next(judged) if ok else filler for ok in is_dict]
+        if kind == "text" and roles & _NAME_ROLES:
+            for index in heading_rows(distinct, name, fields):
+                if not verdicts[index]:
+                    verdicts[index] = SECTION_HEADING  # "北京" alone in its record
         reasons[name] = verdicts
     mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
     mark_column_rules(distinct, reasons, types, PAGE_WIDE_MIN_ITEMS, HEADER_ROW)

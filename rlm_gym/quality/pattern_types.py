@@ -11,10 +11,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from rlm_gym.quality.column_roles import value_role
+from rlm_gym.quality.column_roles import judged_type, value_role
 from rlm_gym.quality.columns import column_type
 from rlm_gym.quality.roles import field_roles
 
@@ -91,8 +91,16 @@ def _column_roles(name: str, column_type: str) -> frozenset[str]:
     return frozenset(roles)
 
 
+def _overruled_roles(kind: str, values: Sequence[Any]) -> frozenset[str]:
+    """The roles of a column whose values overruled its name (SPEC §11, values before names):
+    its type and what its values show (areas among counts: a property's size)."""
+    return frozenset({kind}) | _PATTERN_ROLES.get(value_role(kind, values), frozenset())
+
+
 def classify_columns(
-    column_types: Mapping[str, str], columns: Mapping[str, Sequence[Any]] | None = None
+    column_types: Mapping[str, str],
+    columns: Mapping[str, Sequence[Any]] | None = None,
+    overruled: Collection[str] = (),
 ) -> str:
     """The pattern type of a result whose fields have these value types: the first rule that
     matches decides (jobs, events, vehicles, real estate, businesses, groups, products,
@@ -104,6 +112,9 @@ def classify_columns(
         columns: Field name -> its values: a field whose name gives no role takes the roles
             its values show (:func:`value_roles`), so a crawl keyed by machine-made class
             names ("sc-1x2y3z") is still read as articles, events or real estate.
+        overruled: Fields whose values overruled their names' type
+            (:func:`rlm_gym.quality.column_roles.judged_type`: a cast list under ``star``,
+            areas under ``title``): their names' roles are dropped and their values speak.
 
     Returns:
         One of :data:`PATTERN_TYPES`.
@@ -116,7 +127,12 @@ def classify_columns(
         >>> classify_columns({"title": "text", "price": "price", "mileage": "count"})
         'product_list'
     """
-    per_field = [_column_roles(str(name), kind) for name, kind in column_types.items()]
+    per_field = [
+        _overruled_roles(kind, columns[str(name)])
+        if columns and str(name) in overruled and str(name) in columns
+        else _column_roles(str(name), kind)
+        for name, kind in column_types.items()
+    ]
     if not columns:
         return _classify(per_field, len(column_types))
     silent = not any(field_roles(str(name)) for name in column_types)
@@ -153,7 +169,7 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
     product = has("product") and name_like
     person = has("author") or has("person")
     place = has("address") or has("place")
-    if _is_job(has, name_like):
+    if _is_job(has, name_like, per_field):
         return "job_listing"
     if _is_event(has, name_like, place, price_like, person):
         return "event_listing"
@@ -182,9 +198,11 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
         return "product_with_reviews" if has("review") else "product_list"
     if price_like:
         return "price_extraction"
-    # Books (or films, albums) with their creator and an average rating, and no review text:
-    # a rated catalogue, not reviews.
-    if name_like and has("author") and has("rating") and not (has("review") or has("body")):
+    # Books (or films, albums) with their creator (or cast) and an average rating, and no
+    # review text: a rated catalogue, not reviews; so are named, rated and dated things with
+    # no reviewer (films with their release date).
+    unreviewed = name_like and has("rating") and not (has("review") or has("body"))
+    if unreviewed and (person or (has("date") and not has("author"))):
         return "product_list"
     if _is_plain_article(per_field, has, person):
         return "article_extraction"
@@ -197,6 +215,10 @@ def _classify(per_field: list[frozenset[str]], columns: int) -> str:
     # pages of articles (a repository's readme comes with its stars and forks).
     figures = price_like or has("rating") or has("count") or place or has("email")
     if has("body") and has("url") and not (figures or has("phone") or person):
+        return "article_extraction"
+    # Dated prose with its link is an article, its word count or views notwithstanding.
+    unpriced = not (price_like or has("rating") or place or has("email") or has("phone"))
+    if has("body") and has("url") and has("date") and unpriced and not person:
         return "article_extraction"
     # A list of titles and nothing else is a list of headlines.
     if has("title") and columns == 1:
@@ -232,14 +254,25 @@ def _with_value_roles(
     return out
 
 
-def _is_job(has: Callable[[str], bool], name_like: bool) -> bool:
+def _is_job(has: Callable[[str], bool], name_like: bool, per_field: list[frozenset[str]]) -> bool:
     """A job title with a company, salary or employment field; or a named post with a salary
-    or its skills and experience, and nothing of a product, a review or a place to live."""
+    or its skills and experience, or beside its employer's column, and nothing of a product,
+    a review, a place to live or a contact."""
     job_detail = has("employer") or has("salary") or has("employment")
     if (has("job") or has("employer")) and (has("job") or has("title")) and job_detail:
         return True
     other = ("product", "rating", "review", "vehicle", "property", "rent")
-    return name_like and (has("salary") or has("employment")) and not any(map(has, other))
+    if any(map(has, other)):
+        return False
+    if name_like and (has("salary") or has("employment")):
+        return True
+    # A named thing beside a column of its organisations (not the organisations' own names),
+    # with no contact to reach: posts at employers ("Data Analyst" at "Acme Ltd").
+    post = any(roles & {"name", "title"} and not roles & _ORGANISATION for roles in per_field)
+    return has("employer") and post and not (has("email") or has("phone"))
+
+
+_ORGANISATION = frozenset({"employer", "business"})
 
 
 def _is_event(
@@ -296,8 +329,11 @@ def classify_pattern_type(data: Iterable[Any] | None) -> str:
         if isinstance(item, dict):
             for name, value in item.items():
                 columns.setdefault(str(name), []).append(value)
-    types = {name: column_type(name, values) for name, values in columns.items()}
-    return classify_columns(types, columns)
+    records = [item for item in data or () if isinstance(item, dict)]
+    named = {name: column_type(name, values) for name, values in columns.items()}
+    types = {name: judged_type(name, kind, columns, records) for name, kind in named.items()}
+    overruled = {name for name, kind in types.items() if kind != named[name]}
+    return classify_columns(types, columns, overruled)
 
 
 def column_types(data: Iterable[Any]) -> dict[str, str]:

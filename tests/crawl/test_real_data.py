@@ -2,8 +2,9 @@
 
 The labelled corpora of ``../shared/corpora`` (never copied into this tree; skipped, saying
 why, where they are absent): ``realdata`` (the original 30), ``devcorpus`` (33 crawls from
-other repositories and sites), ``world_a`` and ``world_c`` (crawls the rules were not written
-with), each labelled before any scoring; the figures are measured by
+other repositories and sites), ``world_a``, ``world_b`` (a development corpus since its kept
+first scoring) and ``world_c`` (crawls the rules were not written with), each labelled before
+any scoring; the figures are measured by
 ``benchmarks/real_data.py`` exactly as ``make bench`` reports them. ``realdata`` + ``devcorpus``
 keep the figures they had with their revised labels; every corpus meets SPEC §5's bars on
 valid values; the newer corpora's gaps are in ``docs/crawl-reward.md``.
@@ -82,17 +83,45 @@ def test_the_saved_benchmark_figures_are_the_measured_ones(report):
 
 def test_every_crawl_of_the_open_corpora_is_measured(report):
     counts = {name: report["groups"][name]["crawls"] for name in OPEN_CORPORA}
-    assert counts == {"realdata": 30, "devcorpus": 33, "world_a": 21, "world_c": 20}
+    assert counts == {"realdata": 30, "devcorpus": 33, "world_a": 21, "world_b": 19, "world_c": 20}
 
 
 # --------------------------------------------------------------------------------------------
 # sealed batches (issue 28): never in the default run, scored apart, first score kept
 # --------------------------------------------------------------------------------------------
 def test_the_default_run_never_includes_a_sealed_batch():
-    assert "world_b" not in OPEN_CORPORA
-    assert real_data.is_sealed(Path("corpora") / "world_b")
+    assert not any(real_data.is_sealed(Path("corpora") / name) for name in OPEN_CORPORA)
     assert real_data.is_sealed(Path("corpora") / "sealed1")
     assert not real_data.is_sealed(Path("corpora") / "devcorpus")
+
+
+def test_world_b_is_a_development_corpus_with_its_first_scoring_kept_apart():
+    assert "world_b" in OPEN_CORPORA and "world_b" in real_data.FIRST_SCORED_CORPORA
+    first = real_data.kept_first_scoring("world_b")
+    assert first is not None and first["commit"].startswith("731da6a")
+    assert first["figures"] == {
+        "invalid_rejected": 0.8182,
+        "pattern_type": 0.7368,
+        "tier_agreement": 0.8947,
+        "valid_accepted": 0.9638,
+    }
+
+
+def test_save_never_overwrites_world_b_first_scoring(tmp_path, monkeypatch):
+    import _common
+
+    kept = json.loads((ROOT / "benchmarks" / "results.json").read_text())["real_data_sealed"]
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"real_data_sealed": kept}))
+    monkeypatch.setattr(_common, "RESULTS_PATH", results)
+    real_data.main(["--data", str(_tiny_sealed_batch(tmp_path / "dev1")), "--save", "--quiet"])
+    saved = json.loads(results.read_text())
+    assert saved["real_data_sealed"] == kept and saved["real_data"]["crawls"] == 1
+    corpus_or_skip("world_b")
+    monkeypatch.setattr(real_data, "measure", lambda folder: dict(kept["world_b"]["first"]))
+    with pytest.raises(SystemExit, match="first score is kept"):
+        real_data.main(["--sealed", "world_b", "--save", "--quiet"])
+    assert json.loads(results.read_text())["real_data_sealed"] == kept
 
 
 def test_measure_groups_refuses_a_sealed_batch(tmp_path):
@@ -170,3 +199,17 @@ def test_the_shipped_shift_setting_is_the_one_every_fold_chose():
     folds = [fold for corpus, fold in saved["shift"].items() if corpus != "shipped"]
     assert all(fold["setting"] == SHAPE_SETTINGS for fold in folds)
     assert saved["shift"]["shipped"]["setting"] == SHAPE_SETTINGS
+
+
+def test_the_shipped_values_decide_setting_is_the_one_the_folds_chose():
+    # world_b's fold is the exception: the other four corpora tie on every setting (the rule
+    # turns none of their verdicts), so it takes the grid's most cautious point.
+    from rlm_gym.quality.column_roles import VALUE_TYPE_SETTINGS
+
+    saved = json.loads((ROOT / "benchmarks" / "results.json").read_text())["judge_signals"]
+    rows = saved["values_decide"]
+    assert rows["shipped"]["setting"] == VALUE_TYPE_SETTINGS
+    chosen = [
+        fold["setting"] for corpus, fold in rows.items() if corpus not in ("shipped", "world_b")
+    ]
+    assert chosen and all(setting == VALUE_TYPE_SETTINGS for setting in chosen)

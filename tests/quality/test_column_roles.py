@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from rlm_gym.quality.column_roles import COLUMN_ROLES, column_roles, value_role
-from rlm_gym.quality.pattern_types import classify_pattern_type
+from rlm_gym.quality.pattern_types import classify_columns, classify_pattern_type
 
 
 def test_engine_units_in_any_language_make_an_engine_column():
@@ -168,3 +168,57 @@ def test_places_with_opening_hours_and_a_price_range_are_businesses_not_property
         for n in range(12)
     ]
     assert classify_pattern_type(items) == "business_listing"
+
+
+# Pattern types when a column's values overruled its name (SPEC §11, values before names);
+# every row below is hand-written.
+def test_priced_ads_whose_title_holds_their_area_are_real_estate():
+    rows = [
+        {"url": f"https://ads.example/{n}", "price": f"{n}50 €", "title": f"{60 + n} m²"}
+        for n in range(1, 8)
+    ]
+    assert classify_pattern_type(rows) == "real_estate_listing"
+
+
+def test_named_rated_and_dated_films_with_a_cast_are_a_catalogue_not_reviews():
+    casts = ["Ann Lee, Bo Kim", "Cy Ray, Di Fox", "Ed Moss, Flo Ng", "Gus Hart, Hal Ito"]
+    rows = [
+        {"title": f"Film {n}", "score": f"9.{n}", "star": cast, "time": f"199{n}-05-01"}
+        for n, cast in enumerate(casts * 2)
+    ]
+    assert classify_pattern_type(rows) == "product_list"
+
+
+def test_a_rating_with_its_reviewer_and_date_stays_a_review():
+    rows = [
+        {"author": f"User {n}", "rating": f"{n % 5 + 1}", "date": f"2024-03-0{n + 1}"}
+        for n in range(6)
+    ]
+    assert classify_pattern_type(rows) == "review_extraction"
+
+
+def test_posts_beside_their_employers_are_jobs():
+    rows = [
+        {
+            "jobname": f"Data analyst {n}",
+            "company": f"Acme {n} Ltd",
+            "location": "Bangkok",
+            "time": f"2{n} Apr 2024",
+        }
+        for n in range(6)
+    ]
+    assert classify_pattern_type(rows) == "job_listing"
+
+
+def test_people_with_their_company_and_a_phone_are_contacts_not_jobs():
+    rows = [
+        {"name": f"Ann Lee {n}", "company": f"Acme {n} Ltd", "phone": f"+1 555 010 {n:04d}"}
+        for n in range(6)
+    ]
+    assert classify_pattern_type(rows) != "job_listing"
+
+
+def test_dated_prose_with_its_link_and_a_word_count_is_an_article():
+    types = {"source_url": "url", "access_datetime": "date", "content": "text", "count": "count"}
+    assert classify_columns(types) == "article_extraction"
+    assert classify_columns({**types, "price": "price"}) != "article_extraction"
