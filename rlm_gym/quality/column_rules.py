@@ -15,6 +15,9 @@ Rejected (a value each rule finds is invalid although its type's check accepts i
   ("metros_cuadrados", "Size (m²)") whose values are tens or hundreds of square metres.
 - **glued numbers**: a column of whole numbers nearly all of which end in two small digits
   ("9022", "14032": "90 m² · 2 rooms · 2 baths" with the separators lost).
+- **mangled numbers** (:mod:`.mangled`): prices cut at their thousands mark ("2" among
+  "850"), written with one mark for thousands and decimals ("2.299.99"), or glued to another
+  price of their record ("4200002000" beside "420000").
 - **cut sentence**: in a column of sentences that nearly all end with a full stop (in any
   script), one that ends without one, on a dangling space or a bare number ("... au titre de
   la 18", "Organisé par "), was cut by the selector at an inline element.
@@ -53,6 +56,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from rlm_gym.quality import vocab
+from rlm_gym.quality.joined import JOINED_VALUES
+from rlm_gym.quality.mangled import (
+    CUT_AT_THOUSANDS,
+    TWO_DECIMAL_MARKS,
+    mark_cut_thousands,
+    mark_joined_amounts,
+    mark_two_decimal_marks,
+)
 from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.numbers import ascii_digits
 
@@ -67,6 +78,9 @@ COLUMN_RULES: dict[str, bool] = {
     "float_thousands": True,
     "rooms_in_area": True,
     "glued_numbers": True,
+    "cut_thousands": True,
+    "two_decimal_marks": True,
+    "joined_amounts": True,
     "cut_sentences": True,
     "navigation_links": True,
     "column_words": True,
@@ -81,6 +95,11 @@ COLUMN_RULE_REASONS: dict[str, str] = {
     "floats (R$ 51.900 → 51.9)",
     "room count in an area column": "a one-digit number among areas of tens of square metres",
     "glued numbers": "several numbers glued into one ('9022' = 90 m², 2 rooms, 2 baths)",
+    CUT_AT_THOUSANDS: "a price like '2' among '850', '900': '2.400 €' cut at its thousands mark",
+    TWO_DECIMAL_MARKS: "one mark for thousands and decimals ('2.299.99'): a decimal comma "
+    "turned into a point",
+    JOINED_VALUES: "a price that is another price of its record with digits glued on "
+    "('4200002000' beside '420000')",
     "cut sentence": "a sentence cut short in a column of sentences that end with a full stop",
     "navigation link": "the site's home page or a menu link repeated across items",
 }
@@ -349,6 +368,8 @@ def mark_column_rules(
     on = COLUMN_RULES
     if on["lone_header_values"]:
         _lone_header_values(reasons, header_reason)
+    if on["joined_amounts"]:
+        mark_joined_amounts(distinct, reasons, types)
     for name, verdicts in reasons.items():
         kind = types.get(name, "text")
         values = _column(distinct, name)
@@ -365,6 +386,10 @@ def mark_column_rules(
             _rooms_in_area(str(name), values, verdicts, kind, min_items)
         if on["glued_numbers"]:
             _glued_numbers(values, verdicts, kind, min_items)
+        if on["cut_thousands"]:
+            mark_cut_thousands(values, verdicts, kind, min_items)
+        if on["two_decimal_marks"]:
+            mark_two_decimal_marks(values, verdicts, kind)
         if on["cut_sentences"]:
             _cut_sentences(values, verdicts, kind, min_items)
         if on["navigation_links"]:
