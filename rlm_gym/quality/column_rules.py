@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002 - the marks of other scripts are the point
+# ruff: noqa: RUF002 - the marks of other scripts are the point
 """Values judged against the rest of their column: what each value alone cannot show.
 
 Rejected (a value each rule finds is invalid although its type's check accepts it):
@@ -18,9 +18,6 @@ Rejected (a value each rule finds is invalid although its type's check accepts i
 - **mangled numbers** (:mod:`.mangled`): prices cut at their thousands mark ("2" among
   "850"), written with one mark for thousands and decimals ("2.299.99"), or glued to another
   price of their record ("4200002000" beside "420000").
-- **cut sentence**: in a column of sentences that nearly all end with a full stop (in any
-  script), one that ends without one, on a dangling space or a bare number ("... au titre de
-  la 18", "Organisé par "), was cut by the selector at an inline element.
 - **navigation link**: in a column of links, the site's home page, or one address repeated on
   several items while the other items each have their own: the page's menu, not an item's.
 
@@ -48,7 +45,6 @@ Example:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from statistics import median
@@ -81,7 +77,6 @@ COLUMN_RULES: dict[str, bool] = {
     "cut_thousands": True,
     "two_decimal_marks": True,
     "joined_amounts": True,
-    "cut_sentences": True,
     "navigation_links": True,
     "column_words": True,
     "class_letters": True,
@@ -100,7 +95,6 @@ COLUMN_RULE_REASONS: dict[str, str] = {
     "turned into a point",
     JOINED_VALUES: "a price that is another price of its record with digits glued on "
     "('4200002000' beside '420000')",
-    "cut sentence": "a sentence cut short in a column of sentences that end with a full stop",
     "navigation link": "the site's home page or a menu link repeated across items",
 }
 """The reasons these rules give, with what they mean."""
@@ -114,8 +108,6 @@ _BARE_GROUPED_RE = re.compile(r"^\d+(?:[.,]\d+)*$")
 # A bare number grouped in thousands ("51.900", "1,299,000"), its mark captured.
 _GROUPED_RE = re.compile(r"^\d{1,3}([.,])\d{3}(?:\1\d{3})*$")
 _SHORT_DECIMAL_ANY_RE = re.compile(r"^\d{1,3}[.,]\d{1,2}$")
-_NOT_TERMINAL = frozenset(",;:-–—、，；：،")
-_MIN_SENTENCE_WORDS = 8
 
 
 def _text(value: Any) -> str | None:
@@ -234,38 +226,6 @@ def _glued_numbers(values: list[Any], verdicts: list[str], kind: str, min_items:
     for index in wholes:
         if not verdicts[index]:
             verdicts[index] = "glued numbers"
-
-
-def _ends_a_sentence(text: str) -> bool:
-    last = text[-1]
-    category = unicodedata.category(last)
-    return category in ("Pf", "Pe", "So") or (category == "Po" and last not in _NOT_TERMINAL)
-
-
-def _cut_sentences(values: list[Any], verdicts: list[str], kind: str, min_items: int) -> None:
-    if kind != "text":
-        return
-    sample = [value.strip() for value in values[:60] if type(value) is str and value.strip()]
-    if sum(1 for text in sample if _ends_a_sentence(text)) * 10 < len(sample) * 7:
-        return  # the first values seldom end a sentence: no column of sentences
-    texts = [
-        (index, value.strip())
-        for index, value in enumerate(values)
-        if type(value) is str and value.strip() and not verdicts[index]
-    ]
-    if len(texts) < max(min_items, 10):
-        return
-    ended = sum(1 for _, text in texts if _ends_a_sentence(text))
-    if ended * 100 < len(texts) * 85 or ended == len(texts):
-        return
-    if median(len(text.split()) for _, text in texts) < _MIN_SENTENCE_WORDS:
-        return
-    for index, text in texts:
-        raw = values[index]
-        last = text.split()[-1]
-        dangling = raw != raw.rstrip() or (last.isdecimal() and len(last) <= 3)
-        if dangling and not _ends_a_sentence(text):
-            verdicts[index] = "cut sentence"
 
 
 def _navigation_links(values: list[Any], verdicts: list[str], kind: str, min_items: int) -> None:
@@ -390,7 +350,5 @@ def mark_column_rules(
             mark_cut_thousands(values, verdicts, kind, min_items)
         if on["two_decimal_marks"]:
             mark_two_decimal_marks(values, verdicts, kind)
-        if on["cut_sentences"]:
-            _cut_sentences(values, verdicts, kind, min_items)
         if on["navigation_links"]:
             _navigation_links(values, verdicts, kind, min_items)
