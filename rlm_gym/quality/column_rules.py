@@ -18,6 +18,8 @@ Rejected (a value each rule finds is invalid although its type's check accepts i
 - **mangled numbers** (:mod:`.mangled`): prices cut at their thousands mark ("2" among
   "850"), written with one mark for thousands and decimals ("2.299.99"), or glued to another
   price of their record ("4200002000" beside "420000").
+- **record defects** (:mod:`.records`): a value with another field of its record glued on,
+  or the previous record's value re-emitted in a column whose values never repeat otherwise.
 - **navigation link**: in a column of links, the site's home page, or one address repeated on
   several items while the other items each have their own: the page's menu, not an item's.
 
@@ -62,6 +64,12 @@ from rlm_gym.quality.mangled import (
 )
 from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.numbers import ascii_digits
+from rlm_gym.quality.records import (
+    GLUED_FIELDS,
+    RE_EMITTED_VALUE,
+    mark_glued_fields,
+    mark_re_emitted_values,
+)
 
 __all__ = [
     "COLUMN_RULES",
@@ -77,6 +85,8 @@ COLUMN_RULES: dict[str, bool] = {
     "cut_thousands": True,
     "two_decimal_marks": True,
     "joined_amounts": True,
+    "glued_fields": True,
+    "re_emitted_values": True,
     "navigation_links": True,
     "column_words": True,
     "class_letters": True,
@@ -95,6 +105,10 @@ COLUMN_RULE_REASONS: dict[str, str] = {
     "turned into a point",
     JOINED_VALUES: "a price that is another price of its record with digits glued on "
     "('4200002000' beside '420000')",
+    GLUED_FIELDS: "a value with another field of its record glued on ('HentschelZschopau' "
+    "beside the city 'Zschopau')",
+    RE_EMITTED_VALUE: "the previous record's value repeated in a column whose values never "
+    "repeat otherwise: kept after a parse error",
     "navigation link": "the site's home page or a menu link repeated across items",
 }
 """The reasons these rules give, with what they mean."""
@@ -330,6 +344,10 @@ def mark_column_rules(
         _lone_header_values(reasons, header_reason)
     if on["joined_amounts"]:
         mark_joined_amounts(distinct, reasons, types)
+    if on["glued_fields"]:
+        mark_glued_fields(distinct, reasons, types)
+    if on["re_emitted_values"]:
+        mark_re_emitted_values(distinct, reasons, types)
     for name, verdicts in reasons.items():
         kind = types.get(name, "text")
         values = _column(distinct, name)
