@@ -344,13 +344,14 @@ def mark_column_rules(
         _lone_header_values(reasons, header_reason)
     if on["joined_amounts"]:
         mark_joined_amounts(distinct, reasons, types)
+    columns = {name: _column(distinct, name) for name in reasons}
     if on["glued_fields"]:
-        mark_glued_fields(distinct, reasons, types)
+        mark_glued_fields(columns, reasons, types)
     if on["re_emitted_values"]:
-        mark_re_emitted_values(distinct, reasons, types)
+        mark_re_emitted_values(distinct, columns, reasons, types)
     for name, verdicts in reasons.items():
         kind = types.get(name, "text")
-        values = _column(distinct, name)
+        values = columns[name]
         if on["column_words"]:
             _column_words(values, verdicts, kind)
         if on["class_letters"]:

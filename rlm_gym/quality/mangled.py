@@ -30,6 +30,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,8 +68,13 @@ numbers by chance)."""
 
 # A whole amount: bare digits or digits grouped in thousands ("1.250", "2 000"), no decimals.
 _WHOLE_AMOUNT_RE = lazy(r"^\d{1,3}(?:([.,\u00a0\u202f ])\d{3})(?:\1\d{3})*$|^\d+$")
+# A bare whole number of one to three digits on a line of its own: a cut head, perhaps.
+_SHORT_WHOLE_RE = lazy(r"^\s*\d{1,3}\s*$", re.MULTILINE)
 # One mark grouping thousands and then setting off decimals: "2.299.99", "1,399,9".
 _TWO_MARKS_RE = lazy(r"(?<![\d.,])\d{1,3}([.,])\d{3}(?:\1\d{3})*\1\d{1,2}(?![\d]|[.,]\d)")
+# What such an amount holds, searched for in the whole column first (a literal mark is fast).
+_TWO_DOTS_RE = lazy(r"\.\d{3}\.\d")
+_TWO_COMMAS_RE = lazy(r",\d{3},\d")
 # The digits of an amount with its currency and spaces around it ("4200002000 €", "$ 420000").
 _AMOUNT_DIGITS_RE = lazy(r"^\D{0,4}?(\d[\d.,\u00a0\u202f ]*\d|\d)\D{0,4}$")
 
@@ -96,6 +102,9 @@ def mark_cut_thousands(
     """
     if kind != "price":
         return
+    column = ascii_digits("\n".join(value for value in values if type(value) is str))
+    if len(_SHORT_WHOLE_RE.findall(column)) < MANGLED_SETTINGS["min_low_values"]:
+        return  # one search of the whole column first: no cut heads to find
     amounts = {
         index: amount
         for index, value in enumerate(values)
@@ -128,11 +137,13 @@ def mark_two_decimal_marks(values: Sequence[Any], verdicts: list[str], kind: str
     decimals (in place; ``kind`` other than ``price`` leaves the column alone)."""
     if kind != "price":
         return
+    column = ascii_digits("\n".join(value for value in values if type(value) is str))
+    if _TWO_DOTS_RE.search(column) is None and _TWO_COMMAS_RE.search(column) is None:
+        return  # two searches of the whole column first: such amounts are rare
     for index, value in enumerate(values):
         if verdicts[index] or type(value) is not str:
             continue
-        text = ascii_digits(value)
-        if (text.count(".") >= 2 or text.count(",") >= 2) and _TWO_MARKS_RE.search(text):
+        if _TWO_MARKS_RE.search(ascii_digits(value)):
             verdicts[index] = TWO_DECIMAL_MARKS
 
 

@@ -21,16 +21,19 @@ Example:
     >>> rows = [{"company": f"Firm {n}", "city": f"Town{n}"} for n in range(10)]
     >>> rows[3]["company"] = "Firm 3Town3"
     >>> reasons = {"company": [""] * 10, "city": [""] * 10}
-    >>> mark_glued_fields(rows, reasons, {"company": "text", "city": "text"})
+    >>> columns = {name: [row[name] for row in rows] for name in ("company", "city")}
+    >>> mark_glued_fields(columns, reasons, {"company": "text", "city": "text"})
     >>> reasons["company"][3]
     'glued fields'
 """
 
 from __future__ import annotations
 
+import operator
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 __all__ = [
@@ -62,6 +65,8 @@ more than the one field, while a re-emitted value is one stale field in an other
 record."""
 
 _GLUED_KINDS = frozenset({"text"})
+_NEVER = "\x00\x00"
+"""A text no value ends with: stands in for a neighbour that is no text."""
 _RE_EMITTED_KINDS = frozenset({"text", "price", "url"})
 
 
@@ -90,48 +95,73 @@ def _glued_to(value: str, part: str) -> bool:
 
 
 def mark_glued_fields(
-    distinct: Sequence[Any], reasons: dict[Any, list[str]], types: dict[Any, str]
+    columns: dict[Any, Sequence[Any]], reasons: dict[Any, list[str]], types: dict[Any, str]
 ) -> None:
     """Mark accepted text values that end with another field's value glued on (in place).
 
     Args:
-        distinct: The crawl's distinct items; ``reasons[name][i]`` judges ``distinct[i][name]``.
+        columns: Field -> its value on each distinct item (anything but a string where the
+            item lacks it); ``reasons[name][i]`` judges ``columns[name][i]``.
         reasons: Field -> one verdict per distinct item ("" accepted); changed in place.
         types: Field -> value type (only ``text`` columns are read).
     """
     settings = RECORD_SETTINGS
     shortest = int(settings["min_part_chars"])
-    names = list(reasons)
-    for name in names:
-        if types.get(name) not in _GLUED_KINDS:
+    glue_names = [name for name in reasons if types.get(name) in _GLUED_KINDS]
+    if not glue_names or len(reasons) < 2:
+        return
+    texts = {name: _strings(columns[name]) for name in reasons}
+    for name in glue_names:
+        values, verdicts = texts[name], reasons[name]
+        if values is None:
             continue
-        verdicts = reasons[name]
-        glued: list[int] = []
-        filled = 0
-        for row, item in enumerate(distinct):
-            if type(item) is not dict:
-                continue
-            value = item.get(name)
-            if type(value) is not str or not value.strip():
-                continue
-            filled += 1
-            if verdicts[row]:
-                continue
-            for other in names:
-                part = item.get(other)
-                if (
-                    other != name
-                    and type(part) is str
-                    and len(part) >= shortest
-                    and any(char.isalpha() for char in part)
-                    and _glued_to(value, part)
-                ):
-                    glued.append(row)
-                    break
-        enough = filled >= settings["min_values"]
-        if glued and enough and len(glued) <= settings["glued_max_share"] * filled:
+        rows = range(len(values))
+        candidates: set[int] = set()
+        for other, parts in texts.items():
+            if other != name and parts is not None:
+                # One C-level pass: the rows whose value ends with this neighbour's value
+                # (empty and short neighbours pass here and are sorted out below).
+                candidates.update(compress(rows, map(str.endswith, values, parts)))
+        glued = sorted(
+            row
+            for row in candidates
+            if not verdicts[row] and _glued_row(values[row], row, name, texts, shortest)
+        )
+        if not glued:
+            continue
+        filled = sum(1 for value in values if value != _NEVER and value.strip())
+        if filled >= settings["min_values"] and len(glued) <= settings["glued_max_share"] * filled:
             for row in glued:
                 verdicts[row] = GLUED_FIELDS
+
+
+def _strings(column: Sequence[Any]) -> list[str] | None:
+    """The column as texts (anything else as a text no value ends with), or None when it holds
+    no text at all."""
+    kinds = set(map(type, column))
+    if kinds == {str}:
+        return list(column)
+    if str not in kinds:
+        return None
+    return [value if type(value) is str else _NEVER for value in column]
+
+
+def _glued_row(
+    value: str, row: int, name: Any, texts: dict[Any, list[str] | None], shortest: int
+) -> bool:
+    """Whether ``value`` (of field ``name`` on ``row``) has a neighbour's value glued on."""
+    for other, parts in texts.items():
+        if parts is None:
+            continue
+        part = parts[row]
+        if (
+            other != name
+            and len(part) >= shortest
+            and any(char.isalpha() for char in part)
+            and _glued_to(value, part)
+        ):
+            return True
+    return False
 
 
 def _changed_share(item: dict, previous: dict, name: Any) -> float:
@@ -144,13 +174,18 @@ def _changed_share(item: dict, previous: dict, name: Any) -> float:
 
 
 def mark_re_emitted_values(
-    distinct: Sequence[Any], reasons: dict[Any, list[str]], types: dict[Any, str]
+    distinct: Sequence[Any],
+    columns: dict[Any, Sequence[Any]],
+    reasons: dict[Any, list[str]],
+    types: dict[Any, str],
 ) -> None:
     """Mark accepted values repeating the previous record's, in columns that never repeat
     otherwise (in place).
 
     Args:
         distinct: The crawl's distinct items, in the crawl's order.
+        columns: Field -> its value on each distinct item (anything but a string where the
+            item lacks it).
         reasons: Field -> one verdict per distinct item ("" accepted); changed in place.
         types: Field -> value type (only free text, prices and links are read).
     """
@@ -158,20 +193,17 @@ def mark_re_emitted_values(
     for name, verdicts in reasons.items():
         if types.get(name) not in _RE_EMITTED_KINDS:
             continue
-        column = [item.get(name) if type(item) is dict else None for item in distinct]
+        column = columns[name]
+        if not any(map(operator.eq, column, column[1:])):
+            continue  # no value repeats the one before it: the common case, tested in C
         filled = [value for value in column if type(value) is str and value.strip()]
         if len(filled) < settings["min_values"]:
             continue
         counts = Counter(filled)
-        if counts.most_common(1)[0][1] == 1:
-            continue  # nothing repeats
         repeats = [
             row
             for row in range(1, len(column))
-            if column[row] is not None
-            and column[row] == column[row - 1]
-            and type(column[row]) is str
-            and column[row].strip()
+            if type(column[row]) is str and column[row] == column[row - 1] and column[row].strip()
         ]
         # Every repeat of the column must be one of these runs of adjacent rows (a value seen
         # again further down is a column whose values repeat by nature), and they must be few.

@@ -29,9 +29,13 @@ def _rows(count: int = 12) -> list[dict[str, str]]:
     ]
 
 
+def _columns(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    return {name: [row[name] for row in rows] for name in rows[0]}
+
+
 def _glued(rows: list[dict[str, str]]) -> list[str]:
     reasons = {name: [""] * len(rows) for name in rows[0]}
-    mark_glued_fields(rows, reasons, dict.fromkeys(rows[0], "text"))
+    mark_glued_fields(_columns(rows), reasons, dict.fromkeys(rows[0], "text"))
     return reasons["company"]
 
 
@@ -69,7 +73,7 @@ def test_scripts_written_without_spaces_are_not_read():
 def _re_emitted(rows: list[dict[str, str]], field: str = "company") -> list[str]:
     reasons = {name: [""] * len(rows) for name in rows[0]}
     types = {"company": "text", "city": "text", "job": "text", "price": "price"}
-    mark_re_emitted_values(rows, reasons, types)
+    mark_re_emitted_values(rows, _columns(rows), reasons, types)
     return reasons[field]
 
 
