@@ -49,20 +49,23 @@ RE_EMITTED_VALUE = "re-emitted value"
 
 RECORD_SETTINGS: dict[str, float] = {
     "min_values": 10,
-    "min_part_chars": 3,
+    "min_part_chars": 2,
     "glued_max_share": 0.34,
+    "read_unspaced_scripts": 0.0,
     "max_repeated_share": 0.2,
     "min_other_fields": 3,
     "min_changed_share": 0.75,
 }
-"""The rules' bounds: fewest values in a column (``min_values``), shortest neighbour value read
+"""The rules' bounds: fewest values in a column (``min_values``); shortest neighbour value read
 as a glued part (``min_part_chars``), the largest share of a column's rows that may be glued
-(``glued_max_share``); the largest share of a column's values that may be re-emitted repeats
-(``max_repeated_share``), and how many other fields the two records must share
+(``glued_max_share``), whether junctions in scripts written without spaces are read
+(``read_unspaced_scripts``, 1 for yes); the largest share of a column's values that may be
+re-emitted repeats (``max_repeated_share``), how many other fields the two records must share
 (``min_other_fields``) and what share of them must change (``min_changed_share``): two
 records of one entity — one job title at two employers, one product in two shops — share
 more than the one field, while a re-emitted value is one stale field in an otherwise new
-record."""
+record. ``benchmarks/record_rules.py`` chooses the glue and re-emit settings again
+leave-one-corpus-out."""
 
 _GLUED_KINDS = frozenset({"text"})
 _NEVER = "\x00\x00"
@@ -91,7 +94,8 @@ def _glued_to(value: str, part: str) -> bool:
     # A vowel sign or other combining mark ends a word in the Indic scripts.
     letter = before.isalnum() or unicodedata.category(before).startswith("M")
     joined = letter or (before == "." and first.isupper())
-    return joined and first.isalnum() and _spaced(before) and _spaced(first)
+    spaced = RECORD_SETTINGS["read_unspaced_scripts"] or (_spaced(before) and _spaced(first))
+    return joined and first.isalnum() and bool(spaced)
 
 
 def mark_glued_fields(
