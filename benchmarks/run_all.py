@@ -32,6 +32,7 @@ BENCHMARKS = (
     ("real_data.py", ["--save", "--quiet"]),
     ("judge_signals.py", ["--save"]),
     ("generated_defects.py", ["--save"]),
+    ("record_rules.py", ["--save"]),
     ("scrapy_memory.py", []),
 )
 

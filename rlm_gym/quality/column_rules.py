@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002 - the marks of other scripts are the point
+# ruff: noqa: RUF002 - the marks of other scripts are the point
 """Values judged against the rest of their column: what each value alone cannot show.
 
 Rejected (a value each rule finds is invalid although its type's check accepts it):
@@ -15,9 +15,11 @@ Rejected (a value each rule finds is invalid although its type's check accepts i
   ("metros_cuadrados", "Size (m²)") whose values are tens or hundreds of square metres.
 - **glued numbers**: a column of whole numbers nearly all of which end in two small digits
   ("9022", "14032": "90 m² · 2 rooms · 2 baths" with the separators lost).
-- **cut sentence**: in a column of sentences that nearly all end with a full stop (in any
-  script), one that ends without one, on a dangling space or a bare number ("... au titre de
-  la 18", "Organisé par "), was cut by the selector at an inline element.
+- **mangled numbers** (:mod:`.mangled`): prices cut at their thousands mark ("2" among
+  "850"), written with one mark for thousands and decimals ("2.299.99"), or glued to another
+  price of their record ("4200002000" beside "420000").
+- **record defects** (:mod:`.records`): a value with another field of its record glued on,
+  or the previous record's value re-emitted in a column whose values never repeat otherwise.
 - **navigation link**: in a column of links, the site's home page, or one address repeated on
   several items while the other items each have their own: the page's menu, not an item's.
 
@@ -45,7 +47,6 @@ Example:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from statistics import median
@@ -53,8 +54,22 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from rlm_gym.quality import vocab
+from rlm_gym.quality.joined import JOINED_VALUES
+from rlm_gym.quality.mangled import (
+    CUT_AT_THOUSANDS,
+    TWO_DECIMAL_MARKS,
+    mark_cut_thousands,
+    mark_joined_amounts,
+    mark_two_decimal_marks,
+)
 from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.numbers import ascii_digits
+from rlm_gym.quality.records import (
+    GLUED_FIELDS,
+    RE_EMITTED_VALUE,
+    mark_glued_fields,
+    mark_re_emitted_values,
+)
 
 __all__ = [
     "COLUMN_RULES",
@@ -67,7 +82,11 @@ COLUMN_RULES: dict[str, bool] = {
     "float_thousands": True,
     "rooms_in_area": True,
     "glued_numbers": True,
-    "cut_sentences": True,
+    "cut_thousands": True,
+    "two_decimal_marks": True,
+    "joined_amounts": True,
+    "glued_fields": True,
+    "re_emitted_values": True,
     "navigation_links": True,
     "column_words": True,
     "class_letters": True,
@@ -81,7 +100,15 @@ COLUMN_RULE_REASONS: dict[str, str] = {
     "floats (R$ 51.900 → 51.9)",
     "room count in an area column": "a one-digit number among areas of tens of square metres",
     "glued numbers": "several numbers glued into one ('9022' = 90 m², 2 rooms, 2 baths)",
-    "cut sentence": "a sentence cut short in a column of sentences that end with a full stop",
+    CUT_AT_THOUSANDS: "a price like '2' among '850', '900': '2.400 €' cut at its thousands mark",
+    TWO_DECIMAL_MARKS: "one mark for thousands and decimals ('2.299.99'): a decimal comma "
+    "turned into a point",
+    JOINED_VALUES: "a price that is another price of its record with digits glued on "
+    "('4200002000' beside '420000')",
+    GLUED_FIELDS: "a value with another field of its record glued on ('HentschelZschopau' "
+    "beside the city 'Zschopau')",
+    RE_EMITTED_VALUE: "the previous record's value repeated in a column whose values never "
+    "repeat otherwise: kept after a parse error",
     "navigation link": "the site's home page or a menu link repeated across items",
 }
 """The reasons these rules give, with what they mean."""
@@ -95,8 +122,6 @@ _BARE_GROUPED_RE = re.compile(r"^\d+(?:[.,]\d+)*$")
 # A bare number grouped in thousands ("51.900", "1,299,000"), its mark captured.
 _GROUPED_RE = re.compile(r"^\d{1,3}([.,])\d{3}(?:\1\d{3})*$")
 _SHORT_DECIMAL_ANY_RE = re.compile(r"^\d{1,3}[.,]\d{1,2}$")
-_NOT_TERMINAL = frozenset(",;:-–—、，；：،")
-_MIN_SENTENCE_WORDS = 8
 
 
 def _text(value: Any) -> str | None:
@@ -217,38 +242,6 @@ def _glued_numbers(values: list[Any], verdicts: list[str], kind: str, min_items:
             verdicts[index] = "glued numbers"
 
 
-def _ends_a_sentence(text: str) -> bool:
-    last = text[-1]
-    category = unicodedata.category(last)
-    return category in ("Pf", "Pe", "So") or (category == "Po" and last not in _NOT_TERMINAL)
-
-
-def _cut_sentences(values: list[Any], verdicts: list[str], kind: str, min_items: int) -> None:
-    if kind != "text":
-        return
-    sample = [value.strip() for value in values[:60] if type(value) is str and value.strip()]
-    if sum(1 for text in sample if _ends_a_sentence(text)) * 10 < len(sample) * 7:
-        return  # the first values seldom end a sentence: no column of sentences
-    texts = [
-        (index, value.strip())
-        for index, value in enumerate(values)
-        if type(value) is str and value.strip() and not verdicts[index]
-    ]
-    if len(texts) < max(min_items, 10):
-        return
-    ended = sum(1 for _, text in texts if _ends_a_sentence(text))
-    if ended * 100 < len(texts) * 85 or ended == len(texts):
-        return
-    if median(len(text.split()) for _, text in texts) < _MIN_SENTENCE_WORDS:
-        return
-    for index, text in texts:
-        raw = values[index]
-        last = text.split()[-1]
-        dangling = raw != raw.rstrip() or (last.isdecimal() and len(last) <= 3)
-        if dangling and not _ends_a_sentence(text):
-            verdicts[index] = "cut sentence"
-
-
 def _navigation_links(values: list[Any], verdicts: list[str], kind: str, min_items: int) -> None:
     if kind != "url":
         return
@@ -349,9 +342,16 @@ def mark_column_rules(
     on = COLUMN_RULES
     if on["lone_header_values"]:
         _lone_header_values(reasons, header_reason)
+    if on["joined_amounts"]:
+        mark_joined_amounts(distinct, reasons, types)
+    columns = {name: _column(distinct, name) for name in reasons}
+    if on["glued_fields"]:
+        mark_glued_fields(columns, reasons, types)
+    if on["re_emitted_values"]:
+        mark_re_emitted_values(distinct, columns, reasons, types)
     for name, verdicts in reasons.items():
         kind = types.get(name, "text")
-        values = _column(distinct, name)
+        values = columns[name]
         if on["column_words"]:
             _column_words(values, verdicts, kind)
         if on["class_letters"]:
@@ -365,7 +365,9 @@ def mark_column_rules(
             _rooms_in_area(str(name), values, verdicts, kind, min_items)
         if on["glued_numbers"]:
             _glued_numbers(values, verdicts, kind, min_items)
-        if on["cut_sentences"]:
-            _cut_sentences(values, verdicts, kind, min_items)
+        if on["cut_thousands"]:
+            mark_cut_thousands(values, verdicts, kind, min_items)
+        if on["two_decimal_marks"]:
+            mark_two_decimal_marks(values, verdicts, kind)
         if on["navigation_links"]:
             _navigation_links(values, verdicts, kind, min_items)

@@ -9,11 +9,15 @@ a month of that calendar (آذر, جمادى, חשוון) — and converts into 
 and ROC years (令和6年, 民國113年, 113/11/26) are read with their era's offset. Month and
 weekday names and relative-date patterns of 64 languages come from CLDR
 (``tables/cldr.json``); a short date with a weekday mark ("11/26(火)", "11.26 (화)") is a date.
+A date in the digits of a numbering system other than Latin with a month word of the same
+script ("२०८०-असार-१५": Bikram Sambat) is a date of that script's local calendar, whose month
+names CLDR does not hold.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 
 from rlm_gym.quality import vocab
@@ -295,6 +299,8 @@ def date_reason(text: str, source: str | None = None) -> str:
                 return ""
         if _leading_date(text):
             return ""
+        if not source.isascii() and _native_month_date(text, source):
+            return ""
         if text[:1] in _UNTIL_MARKS and len(text) > 1:  # "~ 11/14(금)": open until that day
             return date_reason(text[1:].strip(), source[1:].strip())
     return reason
@@ -302,6 +308,41 @@ def date_reason(text: str, source: str | None = None) -> str:
 
 _UNTIL_MARKS = frozenset("~〜～")
 """Marks before a date that say "until" (a closing date): the tilde and its wave forms."""
+
+# A year, a month word and a day, either way round, one separator between them.
+_WORD_MONTH_DATE_RE = lazy(
+    r"^(?:(\d{4})([-/. ])\s*([^\W\d_][^\s\d./-]*)\s*\2(\d{1,2})"
+    r"|(\d{1,2})([-/. ])\s*([^\W\d_][^\s\d./-]*)\s*\6(\d{4}))$"
+)
+_MAX_MONTH_DAYS = 32
+"""The longest month of the calendars in use (Bikram Sambat months run to 32 days)."""
+
+
+def _script(char: str) -> str:
+    """The script a character's Unicode name opens with ("DEVANAGARI", "BENGALI"), or ""."""
+    return unicodedata.name(char, "").split(" ", 1)[0]
+
+
+def _native_month_date(text: str, source: str) -> bool:
+    """A date written in the digits of a numbering system other than Latin with a month word
+    of the same script ("२०७८-जेठ-१०", "१० जेठ २०७८"): the local calendar's month (Bikram
+    Sambat, Bengali, Tamil ...), whose names CLDR does not hold but whose script the digits
+    name. The year must be a date's year, in 1900-2100 or a calendar the text points to."""
+    match = _WORD_MONTH_DATE_RE.match(text)
+    if match is None:
+        return False
+    if match.group(1):
+        year, word, day = match.group(1), match.group(3), match.group(4)
+    else:
+        day, word, year = match.group(5), match.group(7), match.group(8)
+    digits = {_script(char) for char in source if char.isdecimal()}
+    script = digits.pop() if len(digits) == 1 else ""
+    if script in ("", "DIGIT"):  # Latin digits ("DIGIT ONE"), or several scripts
+        return False
+    letters = {_script(char) for char in word if not unicodedata.category(char).startswith("M")}
+    if letters != {script}:
+        return False
+    return 1 <= int(day) <= _MAX_MONTH_DAYS and _calendar_year_ok(int(year), source)
 
 
 def _short_date(text: str, source: str) -> bool:

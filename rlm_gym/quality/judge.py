@@ -36,8 +36,9 @@ value can still be wrong in its column. The column-context rules follow the real
 - **label in the value** (:mod:`rlm_gym.quality.labels`): a value that carries its own
   label, "Price: 3,7 mld" under ``price``.
 
-- **cut short** (:mod:`rlm_gym.quality.truncated`): in a column of sentences, a text far
-  shorter than the rest that stops mid-sentence ("Il a réalisé «").
+- **cut short** (:mod:`rlm_gym.quality.truncated`): in a column of sentences, a text that
+  does not end its sentence and is far shorter than the rest ("Il a réalisé «") or stops on a
+  dangling space or number ("... au titre de la 18").
 
 - **column consistency** (:mod:`rlm_gym.quality.consistency`): crossed columns (a column
   holding what a neighbour is named for while that neighbour lacks it: shifted), a field

@@ -99,33 +99,6 @@ def test_measured_numbers_are_not_glued():
     assert set(_reasons(rows, "size")) == {""}
 
 
-def _summaries(count: int = 20) -> list[dict]:
-    return [
-        {
-            "title": f"News {n}",
-            "summary": f"The council met on day {n} and agreed on a new plan for the city.",
-        }
-        for n in range(count)
-    ]
-
-
-def test_a_sentence_cut_on_a_dangling_word_or_number_is_cut():
-    rows = _summaries()
-    rows[2]["summary"] = "The festival opened on Friday in the old town, for the 18"
-    rows[3]["summary"] = "The minister announced the budget for next year, presented by "
-    reasons = _reasons(rows, "summary")
-    assert reasons[2] == reasons[3] == "cut sentence"
-    assert reasons[0] == ""
-
-
-def test_texts_that_rarely_end_with_a_full_stop_are_left_alone():
-    rows = [
-        {"title": f"R {n}", "review": f"Great service and friendly staff, thanks {n} "}
-        for n in range(20)
-    ]
-    assert set(_reasons(rows, "review")) == {""}
-
-
 def test_the_home_page_and_repeated_menu_links_in_a_links_column_are_navigation():
     rows = [{"title": f"Room {n}", "link": f"/room-in-town.{n}.html"} for n in range(12)]
     rows += [

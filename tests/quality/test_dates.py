@@ -44,3 +44,21 @@ def test_a_date_opening_a_short_text_with_a_non_date_tail_is_a_date(value):
 )  # fmt: skip
 def test_prose_holding_a_date_is_not_a_date(value):
     assert check_value("date", value) == "not a date"
+
+
+@pytest.mark.parametrize("text", ["२०८०-असार-१५", "१५ साउन २०८१", "২০৩১ বৈশাখ ৩২", "२०८१/माघ/१"])
+def test_a_date_in_native_digits_with_a_month_word_of_their_script_is_a_date(text):
+    assert check_value("date", text) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2080-असार-15",  # Latin digits: the script of the digits names no calendar
+        "२०८०-Haus-१५",  # a word of another script
+        "२०८०-असार-४०",  # no month has 40 days
+        "९९९९-असार-१५",  # no date's year
+    ],
+)
+def test_native_digit_dates_need_their_scripts_month_a_day_and_a_year(text):
+    assert check_value("date", text) != ""
