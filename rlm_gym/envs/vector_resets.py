@@ -1,0 +1,114 @@
+"""How ``CrawlVectorEnv`` draws the next sites of the sub-envs it resets, in its two modes.
+
+* Exact (``reset_exactly``, ``draw_exactly``): sub-env ``k`` keeps its own generator and its
+  own block of uniforms, drawn and used as ``CrawlEnv`` draws and uses them (one generator call
+  per reset, a block of ``_UNIFORM_BLOCK`` draws refilled when it runs out), and its site is
+  ``profile_from_uniforms`` / ``probe_from_uniforms`` of them: the single env's trajectory.
+* At once (``reset_at_once``): one generator for the batch (``batch_generator``), one call for
+  the uniforms of every sub-env the step resets, and their sites and probes in one numpy pass
+  (``vector_sites.draw_sites``).
+
+Example:
+    >>> batch_generator(None, [3, None]).random() == batch_generator([3], [3]).random()
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import seeding
+
+from rlm_gym.envs.dynamics import site_model
+from rlm_gym.envs.observation import PROBE_DRAWS, PROGRESS_START, probe_from_uniforms
+from rlm_gym.envs.profiles import PROFILE_DRAWS, SIMULATED_PATTERN_TYPES, profile_from_uniforms
+from rlm_gym.envs.vector_observation import INITIAL_PROGRESS
+from rlm_gym.envs.vector_sites import columns_of, draw_sites, probes, shell_ratios
+
+__all__ = ["RESET_DRAWS", "batch_generator", "draw_exactly", "reset_at_once", "reset_exactly"]
+
+# The single env draws uniforms in blocks of this size (``crawl_env._UNIFORM_BLOCK``).
+_UNIFORM_BLOCK = 64
+RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
+
+
+def batch_generator(seed: Any, seeds: list[int | None]) -> np.random.Generator:
+    """The batch's one generator: seeded by an int ``seed`` as ``gym.Env`` seeds its
+    ``np_random``, else by the sub-envs' given seeds together (at random if none is given)."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return seeding.np_random(int(seed))[0]
+    given = [int(value) for value in seeds if value is not None]
+    if not given:
+        return seeding.np_random(None)[0]
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(given)))
+
+
+def reset_at_once(env: Any, rows: np.ndarray, profile: Any = None) -> None:
+    """Draw the sites of the sub-envs of ``rows`` from the batch's generator in one call and
+    write their site numbers, texts and first observations (``profile``: replay this site)."""
+    m = len(rows)
+    if profile is None:
+        u = env._rng.random((m, PROFILE_DRAWS + PROBE_DRAWS))
+        columns, domains, probe = draw_sites(u, env.pattern_types, env.profile_overrides)
+    else:
+        columns = np.array([columns_of(profile)] * m, dtype=np.int64)
+        domains = [profile.domain] * m
+        probe = probes(columns, env._rng.random((m, PROBE_DRAWS)))
+    env._site_columns[rows] = columns
+    env._sites.set_columns(rows, columns, env.max_steps, env._scorer.error_cap)
+    texts = env._texts
+    for index, pattern, domain in zip(rows.tolist(), columns[:, 0].tolist(), domains, strict=True):
+        texts.pattern_types[index] = SIMULATED_PATTERN_TYPES[pattern]
+        texts.domains[index] = domain
+    texts.shell_ratio[rows] = shell_ratios(columns)
+    texts.count[rows] = 0
+    env._obs[rows, :PROGRESS_START] = probe
+    env._obs[rows, PROGRESS_START:] = INITIAL_PROGRESS
+
+
+def reset_exactly(env: Any, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
+    """Draw the sites of the sub-envs of ``rows`` as ``CrawlEnv.reset`` draws one (one
+    generator call each, in its own stream), then write their rows in one numpy call per
+    array."""
+    models = []
+    observations = []
+    uniforms = []
+    for index, seed in zip(rows, seeds, strict=True):
+        generator = env._generators[index]
+        if seed is not None or generator is None:
+            generator, _ = seeding.np_random(seed)
+            env._generators[index] = generator
+        if profile is None:
+            u = generator.random(PROFILE_DRAWS + RESET_DRAWS)
+            site = profile_from_uniforms(
+                u[:PROFILE_DRAWS].tolist(), env.pattern_types, env.profile_overrides
+            )
+            u = u[PROFILE_DRAWS:]
+        else:
+            site, u = profile, generator.random(RESET_DRAWS)
+        model = site_model(site, env.max_steps, env._scorer, env.recorded_success)
+        env._models[index] = model
+        models.append(model)
+        observations.append(probe_from_uniforms(site, u[:PROBE_DRAWS].tolist()) + INITIAL_PROGRESS)
+        uniforms.append(u)
+        env._texts.reset(index, site)
+    env._sites.set_rows(rows, models)
+    env._obs[rows] = observations
+    env._uniforms[rows] = uniforms
+    # The block's first uniform is never used (as ``CrawlEnv.reset``).
+    env._next_uniform[rows] = PROBE_DRAWS + 1
+    env._uniform_count[rows] = RESET_DRAWS
+
+
+def draw_exactly(env: Any, rows: np.ndarray) -> np.ndarray:
+    """One uniform per sub-env of ``rows`` from its own block (refilled as the single env
+    refills it: ``_UNIFORM_BLOCK`` draws in one generator call when it runs out)."""
+    position = env._next_uniform[rows]
+    for index in rows[position == env._uniform_count[rows]].tolist():
+        env._uniforms[index, :_UNIFORM_BLOCK] = env._generators[index].random(_UNIFORM_BLOCK)
+        env._next_uniform[index] = 0
+        env._uniform_count[index] = _UNIFORM_BLOCK
+    position = env._next_uniform[rows]
+    env._next_uniform[rows] = position + 1
+    return env._uniforms[rows, position]
