@@ -170,6 +170,12 @@ def measure(
         vec_classes.append(info_passing_dummy_vec_env())
     except ImportError:
         pass
+    try:  # the batched Crawl-v2 seen by SB3 (issue 37)
+        from rlm_gym.training.batched_vec_env import GymVectorToSB3
+
+        vec_classes.append(GymVectorToSB3)
+    except ImportError:
+        pass
     for vec_class in vec_classes:
         timer.wrap(vec_class, "step_wait", "env + wrapper", only_inside=rollout)
         timer.wrap(vec_class, "reset", "env + wrapper", only_inside=rollout)

@@ -6,18 +6,19 @@ action masks, clocks and counters are arrays with one row per sub-env, and a ste
 ``rlm_gym.envs.vector_dynamics.batch_transition``. Gymnasium's three autoreset modes are
 supported; ``truncated`` is the ``TimeLimit``'s of ``gym.make`` (``max_episode_steps``).
 
-**Two modes.** ``exact=True``: sub-env ``k`` keeps its own generator and draws what the single
-env draws, in the same order, so after ``reset(seed=s)`` it gives exactly the trajectory of
+**Two modes.** Both map a reset's uniforms to sites and probes in one numpy pass
+(``vector_sites.draw_sites``: the single env's maps, the same site for the same uniforms).
+``exact=True``: sub-env ``k`` keeps its own generator and draws what the single env draws, in
+the same order, so after ``reset(seed=s)`` it gives exactly the trajectory of
 ``gym.make("rlm_gym/Crawl-v2")`` reset with ``seed=s + k`` (observations, rewards, end flags,
 ``ActionResult`` s, task outcome, crawl result: ``tests/envs/test_crawl_vector.py``); the
 studies train in this mode (``training.vec_envs``), so a run trains the same agent as on
-per-env wrappers. ``exact=False``, the default: one generator for the batch, and the sites of
-the sub-envs a step resets drawn in one call and mapped to profiles and probes in one numpy
-pass (``vector_sites``: the single env's maps, the same sites for the same uniforms). A
-sub-env then no longer replays a seeded single env - exactness would cost a generator call per
-sub-env and a Python profile per reset, most of a reset's cost - but its episodes follow the
-same distributions (``tests/envs/test_crawl_vector_fast.py``: two-sample tests on the task
-measures of thousands of episodes).
+per-env wrappers and the studies' records stay comparable. ``exact=False``, the default: one
+generator for the batch, one call for all the uniforms a step needs. A sub-env then no longer
+replays a seeded single env - exactness costs a generator call per reset sub-env and per
+outcome draw - but its episodes follow the same distributions
+(``tests/envs/test_crawl_vector_fast.py``: two-sample tests on the task measures of thousands
+of episodes).
 
 **Built when read.** The numbers of the crawls a step ended (score, task outcome, the crawl
 reward's components) come from their states in one numpy pass (``vector_finals``);
@@ -189,7 +190,6 @@ class CrawlVectorEnv(VectorEnv):
         self._uniforms = np.zeros((n, RESET_DRAWS))
         self._next_uniform = np.zeros(n, dtype=np.int64)
         self._uniform_count = np.zeros(n, dtype=np.int64)
-        self._models: list[Any] = [None] * n
         self._sites = SiteArrays(n)
         self._states = np.zeros((n, 16), dtype=np.int64)
         self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
@@ -244,10 +244,10 @@ class CrawlVectorEnv(VectorEnv):
         """Draw the sites of the sub-envs of ``rows`` (``vector_resets``) and start them."""
         if not rows:
             return
+        rows = np.array(rows, dtype=np.intp)
         if self.exact:
             reset_exactly(self, rows, seeds, profile)
         else:
-            rows = np.array(rows, dtype=np.intp)
             reset_at_once(self, rows, profile)
         self._states[rows] = _INITIAL_STATE
         self._requests[rows] = 0
@@ -323,8 +323,6 @@ class CrawlVectorEnv(VectorEnv):
 
     def _model_source(self, rows: np.ndarray) -> Any:
         """``models(j)``: the site model of ``rows[j]`` as it is now (kept past its reset)."""
-        if self.exact:
-            return [self._models[index] for index in rows.tolist()].__getitem__
         columns = self._site_columns[rows]
         domains = [self._texts.domains[index] for index in rows.tolist()]
         settings = (self.max_steps, self._scorer, self.recorded_success)

@@ -2,11 +2,14 @@
 
 * Exact (``reset_exactly``, ``draw_exactly``): sub-env ``k`` keeps its own generator and its
   own block of uniforms, drawn and used as ``CrawlEnv`` draws and uses them (one generator call
-  per reset, a block of ``_UNIFORM_BLOCK`` draws refilled when it runs out), and its site is
-  ``profile_from_uniforms`` / ``probe_from_uniforms`` of them: the single env's trajectory.
+  per reset, a block of ``_UNIFORM_BLOCK`` draws refilled when it runs out): the single env's
+  trajectory.
 * At once (``reset_at_once``): one generator for the batch (``batch_generator``), one call for
   the uniforms of every sub-env the step resets, and their sites and probes in one numpy pass
   (``vector_sites.draw_sites``).
+
+Both map uniforms to sites with ``vector_sites.draw_sites``: ``profile_from_uniforms`` and
+``probe_from_uniforms`` as array operations, giving the same sites for the same uniforms.
 
 Example:
     >>> batch_generator(None, [3, None]).random() == batch_generator([3], [3]).random()
@@ -20,9 +23,8 @@ from typing import Any
 import numpy as np
 from gymnasium.utils import seeding
 
-from rlm_gym.envs.dynamics import site_model
-from rlm_gym.envs.observation import PROBE_DRAWS, PROGRESS_START, probe_from_uniforms
-from rlm_gym.envs.profiles import PROFILE_DRAWS, SIMULATED_PATTERN_TYPES, profile_from_uniforms
+from rlm_gym.envs.observation import PROBE_DRAWS, PROGRESS_START
+from rlm_gym.envs.profiles import PROFILE_DRAWS, SIMULATED_PATTERN_TYPES
 from rlm_gym.envs.vector_observation import INITIAL_PROGRESS
 from rlm_gym.envs.vector_sites import columns_of, draw_sites, probes, shell_ratios
 
@@ -48,13 +50,42 @@ def reset_at_once(env: Any, rows: np.ndarray, profile: Any = None) -> None:
     """Draw the sites of the sub-envs of ``rows`` from the batch's generator in one call and
     write their site numbers, texts and first observations (``profile``: replay this site)."""
     m = len(rows)
+    draws = PROBE_DRAWS if profile is not None else PROFILE_DRAWS + PROBE_DRAWS
+    _write_sites(env, rows, env._rng.random((m, draws)), profile)
+
+
+def reset_exactly(env: Any, rows: np.ndarray, seeds: list[int | None], profile: Any = None) -> None:
+    """Draw the uniforms of the sub-envs of ``rows`` as ``CrawlEnv.reset`` draws them (one
+    generator call each, in its own stream), map them to sites as ``reset_at_once`` does (the
+    single env's maps: ``tests/envs/test_crawl_vector_fast.py``) and keep the rest as each
+    sub-env's block of uniforms."""
+    draws = RESET_DRAWS if profile is not None else PROFILE_DRAWS + RESET_DRAWS
+    uniforms = []
+    for index, seed in zip(rows.tolist(), seeds, strict=True):
+        generator = env._generators[index]
+        if seed is not None or generator is None:
+            generator, _ = seeding.np_random(seed)
+            env._generators[index] = generator
+        uniforms.append(generator.random(draws))
+    u = np.array(uniforms)
+    _write_sites(env, rows, u, profile)
+    env._uniforms[rows] = u[:, draws - RESET_DRAWS :]
+    # The block's first uniform is never used (as ``CrawlEnv.reset``).
+    env._next_uniform[rows] = PROBE_DRAWS + 1
+    env._uniform_count[rows] = RESET_DRAWS
+
+
+def _write_sites(env: Any, rows: np.ndarray, u: np.ndarray, profile: Any) -> None:
+    """The sites (``profile``, or ``draw_sites`` of the first ``PROFILE_DRAWS`` columns of
+    ``u``) and probes (of the next ``PROBE_DRAWS``) of the sub-envs of ``rows``, written."""
     if profile is None:
-        u = env._rng.random((m, PROFILE_DRAWS + PROBE_DRAWS))
-        columns, domains, probe = draw_sites(u, env.pattern_types, env.profile_overrides)
+        columns, domains, probe = draw_sites(
+            u[:, : PROFILE_DRAWS + PROBE_DRAWS], env.pattern_types, env.profile_overrides
+        )
     else:
-        columns = np.array([columns_of(profile)] * m, dtype=np.int64)
-        domains = [profile.domain] * m
-        probe = probes(columns, env._rng.random((m, PROBE_DRAWS)))
+        columns = np.array([columns_of(profile)] * len(rows), dtype=np.int64)
+        domains = [profile.domain] * len(rows)
+        probe = probes(columns, u[:, :PROBE_DRAWS])
     env._site_columns[rows] = columns
     env._sites.set_columns(rows, columns, env.max_steps, env._scorer.error_cap)
     texts = env._texts
@@ -65,40 +96,6 @@ def reset_at_once(env: Any, rows: np.ndarray, profile: Any = None) -> None:
     texts.count[rows] = 0
     env._obs[rows, :PROGRESS_START] = probe
     env._obs[rows, PROGRESS_START:] = INITIAL_PROGRESS
-
-
-def reset_exactly(env: Any, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
-    """Draw the sites of the sub-envs of ``rows`` as ``CrawlEnv.reset`` draws one (one
-    generator call each, in its own stream), then write their rows in one numpy call per
-    array."""
-    models = []
-    observations = []
-    uniforms = []
-    for index, seed in zip(rows, seeds, strict=True):
-        generator = env._generators[index]
-        if seed is not None or generator is None:
-            generator, _ = seeding.np_random(seed)
-            env._generators[index] = generator
-        if profile is None:
-            u = generator.random(PROFILE_DRAWS + RESET_DRAWS)
-            site = profile_from_uniforms(
-                u[:PROFILE_DRAWS].tolist(), env.pattern_types, env.profile_overrides
-            )
-            u = u[PROFILE_DRAWS:]
-        else:
-            site, u = profile, generator.random(RESET_DRAWS)
-        model = site_model(site, env.max_steps, env._scorer, env.recorded_success)
-        env._models[index] = model
-        models.append(model)
-        observations.append(probe_from_uniforms(site, u[:PROBE_DRAWS].tolist()) + INITIAL_PROGRESS)
-        uniforms.append(u)
-        env._texts.reset(index, site)
-    env._sites.set_rows(rows, models)
-    env._obs[rows] = observations
-    env._uniforms[rows] = uniforms
-    # The block's first uniform is never used (as ``CrawlEnv.reset``).
-    env._next_uniform[rows] = PROBE_DRAWS + 1
-    env._uniform_count[rows] = RESET_DRAWS
 
 
 def draw_exactly(env: Any, rows: np.ndarray) -> np.ndarray:

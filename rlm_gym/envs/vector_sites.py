@@ -90,6 +90,8 @@ _BLOCKED_HIDES = [
     )
 ]
 _SHELL_HIDES = _BLOCKED_HIDES[1:5]
+# The uniforms mapped to normals: the TTFB's (profile draw 11) and the probe's last four.
+_NORMAL_DRAWS = [11, *range(PROFILE_DRAWS + PROBE_DRAWS - 4, PROFILE_DRAWS + PROBE_DRAWS)]
 _TEXT_MEAN = np.array([mean for mean, _ in TEXT_RATIO])
 _TEXT_SD = np.array([sd for _, sd in TEXT_RATIO])
 _DOM_MEAN = np.array([DOM_REGULARITY[False][0], DOM_REGULARITY[True][0]])
@@ -179,8 +181,9 @@ def draw_sites(
         _choice("review_items_per_page", u[:, 7]),
         np.where(_MULTI[pattern], _choice("items_per_page", u[:, 7]), 1),
     )
-    normal = inverse_normal(0.001 + 0.998 * u[:, 11])
-    ttfb = np.round(TTFB_MEDIAN_MS * np.exp(TTFB_LOG_SD * normal) / 100.0) * 100
+    # Every normal of the site and its probe in one pass: the site's TTFB, the probe's four.
+    normals = inverse_normal(0.001 + 0.998 * u[:, _NORMAL_DRAWS])
+    ttfb = np.round(TTFB_MEDIAN_MS * np.exp(TTFB_LOG_SD * normals[:, 0]) / 100.0) * 100
     low, high = TTFB_RANGE_MS
     drawn = {
         "pattern_type": pattern,
@@ -211,7 +214,7 @@ def draw_sites(
             f"{DOMAIN_WORDS[word]}-{number}.{DOMAIN_SUFFIXES[suffix]}"
             for word, number, suffix in zip(words, numbers, suffixes, strict=True)
         ]
-    return SiteDraws(columns, domains, probes(columns, u[:, PROFILE_DRAWS:]))
+    return SiteDraws(columns, domains, probes(columns, u[:, PROFILE_DRAWS:], normals[:, 1:]))
 
 
 def _derive_targets(columns: np.ndarray, u: np.ndarray, overrides: dict[str, Any]) -> None:
@@ -232,13 +235,15 @@ def _derive_targets(columns: np.ndarray, u: np.ndarray, overrides: dict[str, Any
         columns[:, COLUMN["target_items"]] = np.where(multi, listing, records)
 
 
-def probes(columns: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """``probe_from_uniforms`` of each site row and its ``PROBE_DRAWS`` uniforms."""
+def probes(columns: np.ndarray, u: np.ndarray, normals: np.ndarray | None = None) -> np.ndarray:
+    """``probe_from_uniforms`` of each site row and its ``PROBE_DRAWS`` uniforms (``normals``:
+    the inverse normal CDF of their last four, if already computed)."""
     m = len(columns)
     obs = np.zeros((m, PROGRESS_START))
     rows = np.arange(m)
     obs[rows, columns[:, COLUMN["pattern_type"]]] = 1.0
-    normals = inverse_normal(0.001 + 0.998 * u[:, PROBE_DRAWS - 4 :])
+    if normals is None:
+        normals = inverse_normal(0.001 + 0.998 * u[:, PROBE_DRAWS - 4 :])
     for draw, (index, column, rates) in enumerate(_PROBES):
         obs[:, index] = u[:, draw] < rates[columns[:, column]]
     rendering = columns[:, COLUMN["rendering"]]

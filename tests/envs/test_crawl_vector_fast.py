@@ -3,8 +3,9 @@
 The fast mode draws every sub-env's sites and outcomes from one generator and maps the site
 uniforms to profiles and probes in one numpy pass (``vector_sites``), so sub-env ``k`` no
 longer replays ``gym.make("rlm_gym/Crawl-v2")`` seeded ``s + k``. The maps are the single env's
-(the same uniforms give the same sites and probes), and the episodes' task measures follow the
-same distributions: two-sample tests over a few thousand episodes of each mode.
+(the same uniforms give the same sites, probes and site arrays; the exact mode uses them too),
+and the episodes' task measures follow the same distributions: two-sample tests over a few
+thousand episodes of each mode.
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ import numpy as np
 import pytest
 
 from rlm_gym.envs import CRAWL_V2_ENV_ID
+from rlm_gym.envs.dynamics import site_model
 from rlm_gym.envs.observation import PROBE_DRAWS, probe_from_uniforms
 from rlm_gym.envs.profiles import PROFILE_DRAWS, check_overrides, profile_from_uniforms
+from rlm_gym.envs.scoring import scorer_for
+from rlm_gym.envs.vector_dynamics import SiteArrays
 from rlm_gym.envs.vector_sites import draw_sites, profile_of
 from rlm_gym.training.episodes import episode_record
 
@@ -87,3 +91,19 @@ def test_fast_mode_episodes_follow_the_exact_modes_distributions():
         ]
         result = stats.chi2_contingency(np.array(table))
         assert result.pvalue > 0.001, (name, table, result.pvalue)
+
+
+def test_site_arrays_from_site_rows_equal_those_from_site_models():
+    u = np.random.default_rng(5).random((400, PROFILE_DRAWS + PROBE_DRAWS))
+    sites = draw_sites(u, None, {})
+    scorer = scorer_for({"efficiency_errors": "graded"})
+    models = [
+        site_model(profile_of(row, domain), 30, scorer)
+        for row, domain in zip(sites.columns, sites.domains, strict=True)
+    ]
+    rows = np.arange(len(u))
+    from_models, from_columns = SiteArrays(len(u)), SiteArrays(len(u))
+    from_models.set_rows(rows.tolist(), models)
+    from_columns.set_columns(rows, sites.columns, 30, scorer.error_cap)
+    for name, array in vars(from_models).items():
+        np.testing.assert_array_equal(getattr(from_columns, name), array, err_msg=name)
