@@ -317,6 +317,12 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--repeats", type=int, default=3, help="pairs for --paired")
     parser.add_argument(
+        "--key",
+        default="paired",
+        help="with --paired: the study_cost section to save into (one per issue keeps each "
+        "issue's figure, e.g. paired_issue37)",
+    )
+    parser.add_argument(
         "--together",
         action="store_true",
         help="with --paired: run the two runs of each pair at the same time, one per core",
@@ -332,7 +338,7 @@ def main(argv: list[str] | None = None) -> dict:
             f"(pairs: {', '.join(f'{r:.3f}' for r in result['ratios'])})"
         )
         if not args.no_save:
-            _save_section("paired", result)
+            _save_section(args.key, result)
         return result
     if args.plain:
         hyperparams = {k: json.loads(v) for k, v in (hp.split("=", 1) for hp in args.hp)}
