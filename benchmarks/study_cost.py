@@ -232,6 +232,7 @@ def paired(
     command = [sys.executable, str(here), "--plain", "--timesteps", str(timesteps)]
     command += ["--study", study, "--variant", variant]
     seconds: dict[str, list[float]] = {"old": [], "new": []}
+    scores: dict[str, list[str]] = {"old": [], "new": []}
     load = os.getloadavg()[0]
     for repeat in range(repeats):
         if together:
@@ -242,8 +243,9 @@ def paired(
                     command,
                     env={**os.environ, "PYTHONPATH": tree},
                     cwd=tree,
-                    stdout=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
+                    text=True,
                 )
                 for label, tree in trees.items()
             }
@@ -254,6 +256,8 @@ def paired(
                     raise subprocess.CalledProcessError(process.returncode, command)
                 cpu = usage.ru_utime + usage.ru_stime
                 seconds[label].append(round(cpu, 2))
+                # The run's printed score: the same on both sides when the code computes the same.
+                scores[label].append(process.stdout.read().strip().rsplit(" ", 1)[-1])
                 print(f"repeat {repeat + 1}/{repeats} {label}: {cpu:.1f} CPU s", flush=True)
             continue
         for label, tree in trees.items():
@@ -272,6 +276,7 @@ def paired(
         "variant": variant,
         "timesteps": timesteps,
         "cpu_s": seconds,
+        "scores": scores,
         "ratios": [round(r, 4) for r in ratios],
         "median_ratio": round(statistics.median(ratios), 4),
         "median_old_s": statistics.median(seconds["old"]),
