@@ -14,9 +14,9 @@ the same order, so after ``reset(seed=s)`` it gives exactly the trajectory of
 ``ActionResult`` s, task outcome, crawl result: ``tests/envs/test_crawl_vector.py``); the
 studies train in this mode (``training.vec_envs``), so a run trains the same agent as on
 per-env wrappers and the studies' records stay comparable. ``exact=False``, the default: one
-generator for the batch, one call for all the uniforms a step needs. A sub-env then no longer
-replays a seeded single env - exactness costs a generator call per reset sub-env and per
-outcome draw - but its episodes follow the same distributions
+generator for the batch, sites drawn ahead in pools of hundreds (``vector_resets.SitePool``).
+A sub-env then no longer replays a seeded single env - exactness costs a generator call per
+reset sub-env and per outcome draw - but its episodes follow the same distributions
 (``tests/envs/test_crawl_vector_fast.py``: two-sample tests on the task measures of thousands
 of episodes).
 
@@ -86,6 +86,7 @@ from rlm_gym.envs.vector_observation import (
 )
 from rlm_gym.envs.vector_resets import (
     RESET_DRAWS,
+    SitePool,
     batch_generator,
     draw_exactly,
     reset_at_once,
@@ -185,6 +186,7 @@ class CrawlVectorEnv(VectorEnv):
             raise TypeError(f"Expected `exact` to be a bool, got {type(exact).__name__} {exact!r}")
         self.exact = bool(exact)
         self._rng: np.random.Generator | None = None
+        self._pool: SitePool | None = None
         self._site_columns = np.zeros((n, len(SITE_COLUMNS)), dtype=np.int64)
         self._generators: list[np.random.Generator | None] = [None] * n
         self._uniforms = np.zeros((n, RESET_DRAWS))
@@ -232,6 +234,7 @@ class CrawlVectorEnv(VectorEnv):
         rows = range(n) if mask is None else np.flatnonzero(_reset_mask(mask, n)).tolist()
         if not self.exact and (seed is not None or self._rng is None):
             self._rng = batch_generator(seed, seeds)
+            self._pool = SitePool(self._rng, self.pattern_types, self.profile_overrides)
         self._reset_rows(list(rows), [seeds[index] for index in rows], profile)
         reset = np.zeros(n, dtype=bool)
         reset[list(rows)] = True

@@ -4,9 +4,8 @@
   own block of uniforms, drawn and used as ``CrawlEnv`` draws and uses them (one generator call
   per reset, a block of ``_UNIFORM_BLOCK`` draws refilled when it runs out): the single env's
   trajectory.
-* At once (``reset_at_once``): one generator for the batch (``batch_generator``), one call for
-  the uniforms of every sub-env the step resets, and their sites and probes in one numpy pass
-  (``vector_sites.draw_sites``).
+* At once (``reset_at_once``): one generator for the batch (``batch_generator``), and sites
+  drawn ahead, hundreds per numpy pass (``SitePool``), taken as sub-envs reset.
 
 Both map uniforms to sites with ``vector_sites.draw_sites``: ``profile_from_uniforms`` and
 ``probe_from_uniforms`` as array operations, giving the same sites for the same uniforms.
@@ -28,7 +27,14 @@ from rlm_gym.envs.profiles import PROFILE_DRAWS, SIMULATED_PATTERN_TYPES
 from rlm_gym.envs.vector_observation import INITIAL_PROGRESS
 from rlm_gym.envs.vector_sites import columns_of, draw_sites, probes, shell_ratios
 
-__all__ = ["RESET_DRAWS", "batch_generator", "draw_exactly", "reset_at_once", "reset_exactly"]
+__all__ = [
+    "RESET_DRAWS",
+    "SitePool",
+    "batch_generator",
+    "draw_exactly",
+    "reset_at_once",
+    "reset_exactly",
+]
 
 # The single env draws uniforms in blocks of this size (``crawl_env._UNIFORM_BLOCK``).
 _UNIFORM_BLOCK = 64
@@ -46,12 +52,51 @@ def batch_generator(seed: Any, seeds: list[int | None]) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(given)))
 
 
+class SitePool:
+    """Sites drawn ahead from the batch's generator, ``size`` per ``draw_sites`` call: a step
+    that resets a few sub-envs takes their sites from the pool instead of paying a numpy pass's
+    fixed cost for them (the sites are independent draws, so the order taken changes nothing).
+
+    Example:
+        >>> pool = SitePool(np.random.default_rng(0), None, {}, size=8)
+        >>> columns, domains, probe = pool.take(3)
+        >>> columns.shape, len(domains), probe.shape
+        ((3, 13), 3, (3, 22))
+    """
+
+    def __init__(
+        self,
+        generator: np.random.Generator,
+        pattern_types: tuple[str, ...] | None,
+        overrides: dict[str, Any],
+        size: int = 512,
+    ) -> None:
+        self._generator = generator
+        self._pattern_types = pattern_types
+        self._overrides = overrides
+        self._size = size
+        self._sites: Any = None
+        self._next = 0
+
+    def take(self, m: int) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """The next ``m`` sites: their attribute rows, domains and probes."""
+        if self._sites is None or self._next + m > len(self._sites.domains):
+            # What is left is dropped: a new pool's first rows are as good as its last.
+            u = self._generator.random((max(self._size, m), PROFILE_DRAWS + PROBE_DRAWS))
+            self._sites = draw_sites(u, self._pattern_types, self._overrides)
+            self._next = 0
+        start, self._next = self._next, self._next + m
+        columns, domains, probe = self._sites
+        return columns[start : self._next], domains[start : self._next], probe[start : self._next]
+
+
 def reset_at_once(env: Any, rows: np.ndarray, profile: Any = None) -> None:
-    """Draw the sites of the sub-envs of ``rows`` from the batch's generator in one call and
-    write their site numbers, texts and first observations (``profile``: replay this site)."""
-    m = len(rows)
-    draws = PROBE_DRAWS if profile is not None else PROFILE_DRAWS + PROBE_DRAWS
-    _write_sites(env, rows, env._rng.random((m, draws)), profile)
+    """The sites of the sub-envs of ``rows`` from the batch's pool of drawn sites (``profile``:
+    replay this site, with probes drawn now), written."""
+    if profile is None:
+        _write_sites(env, rows, *env._pool.take(len(rows)))
+    else:
+        _write_sites(env, rows, *_replayed(profile, env._rng.random((len(rows), PROBE_DRAWS))))
 
 
 def reset_exactly(env: Any, rows: np.ndarray, seeds: list[int | None], profile: Any = None) -> None:
@@ -68,24 +113,29 @@ def reset_exactly(env: Any, rows: np.ndarray, seeds: list[int | None], profile: 
             env._generators[index] = generator
         uniforms.append(generator.random(draws))
     u = np.array(uniforms)
-    _write_sites(env, rows, u, profile)
+    if profile is None:
+        sites = draw_sites(
+            u[:, : PROFILE_DRAWS + PROBE_DRAWS], env.pattern_types, env.profile_overrides
+        )
+    else:
+        sites = _replayed(profile, u[:, :PROBE_DRAWS])
+    _write_sites(env, rows, *sites)
     env._uniforms[rows] = u[:, draws - RESET_DRAWS :]
     # The block's first uniform is never used (as ``CrawlEnv.reset``).
     env._next_uniform[rows] = PROBE_DRAWS + 1
     env._uniform_count[rows] = RESET_DRAWS
 
 
-def _write_sites(env: Any, rows: np.ndarray, u: np.ndarray, profile: Any) -> None:
-    """The sites (``profile``, or ``draw_sites`` of the first ``PROFILE_DRAWS`` columns of
-    ``u``) and probes (of the next ``PROBE_DRAWS``) of the sub-envs of ``rows``, written."""
-    if profile is None:
-        columns, domains, probe = draw_sites(
-            u[:, : PROFILE_DRAWS + PROBE_DRAWS], env.pattern_types, env.profile_overrides
-        )
-    else:
-        columns = np.array([columns_of(profile)] * len(rows), dtype=np.int64)
-        domains = [profile.domain] * len(rows)
-        probe = probes(columns, u[:, :PROBE_DRAWS])
+def _replayed(profile: Any, u: np.ndarray) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """``profile`` for every row of ``u``, with the probes of ``u`` (``PROBE_DRAWS`` each)."""
+    columns = np.array([columns_of(profile)] * len(u), dtype=np.int64)
+    return columns, [profile.domain] * len(u), probes(columns, u)
+
+
+def _write_sites(
+    env: Any, rows: np.ndarray, columns: np.ndarray, domains: list[str], probe: np.ndarray
+) -> None:
+    """Write the sites (attribute rows, domains, probes) of the sub-envs of ``rows``."""
     env._site_columns[rows] = columns
     env._sites.set_columns(rows, columns, env.max_steps, env._scorer.error_cap)
     texts = env._texts
