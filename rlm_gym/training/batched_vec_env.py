@@ -62,21 +62,25 @@ def _entries(batched: Mapping[str, Any], rows: list[int]) -> list[dict[str, Any]
         if key.startswith("_"):
             continue
         mask = batched.get(f"_{key}")
-        marked = None if mask is None else np.asarray(mask)[rows].tolist()
+        if mask is None:
+            targets, present = infos, rows
+        else:
+            # Only the rows that reported the key are read: an entry built when read (a
+            # ``LazyColumn``) is not built for a row that did not report it.
+            marked = np.asarray(mask)[rows].tolist()
+            targets = [info for info, on in zip(infos, marked, strict=True) if on]
+            present = [row for row, on in zip(rows, marked, strict=True) if on]
+        if not present:
+            continue
         if isinstance(value, Mapping):
-            entries = _entries(value, rows)
+            entries = _entries(value, present)
         elif isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype != object:
-            entries = value[rows].tolist()
+            entries = value[present].tolist()
         else:
-            entries = [value[index] for index in rows]
+            entries = [value[index] for index in present]
             entries = [e.item() if isinstance(e, np.generic) else e for e in entries]
-        if marked is None:
-            for info, entry in zip(infos, entries, strict=True):
-                info[key] = entry
-        else:
-            for info, entry, present in zip(infos, entries, marked, strict=True):
-                if present:
-                    info[key] = entry
+        for info, entry in zip(targets, entries, strict=True):
+            info[key] = entry
     return infos
 
 
