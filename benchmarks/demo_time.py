@@ -118,6 +118,13 @@ def main(argv: list[str] | None = None) -> dict:
     return result
 
 
+def _commit(tree: str) -> str:
+    found = subprocess.run(
+        ["git", "-C", tree, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return found.stdout.strip() or "unknown"
+
+
 def paired(old_tree: str, repetitions: int, seed: int, save: bool) -> dict:
     """Alternating runs, old code then this checkout's: on a busy machine both share its load,
     so their ratio says more than either wall time."""
@@ -143,6 +150,8 @@ def paired(old_tree: str, repetitions: int, seed: int, save: bool) -> dict:
         "new_vs_old_cpu": round(cpus["new"] / cpus["old"], 4),
         "cores": os.cpu_count(),
         "machine": _machine(),
+        "old_commit": _commit(trees["old"]),
+        "new_commit": _commit(trees["new"]),
     }
     print(
         f"median wall old {walls['old']:.1f} s, new {walls['new']:.1f} s "

@@ -258,7 +258,9 @@ def _demo_paired(paired: dict | None) -> str:
     scores = sorted({f"{run['score']:.4f}" for run in runs})
     walls, cpus = paired["median_wall_s"], paired["median_cpu_s"]
     return (
-        f" Old and new code alternately (`--paired`, {len(paired['runs']['new'])} runs each, "
+        f" The code of {paired.get('old_commit', 'before')} and of "
+        f"{paired.get('new_commit', 'now')} alternately (`--paired`, "
+        f"{len(paired['runs']['new'])} runs each, "
         f"load {min(loads):.1f} to {max(loads):.1f}): median wall {walls['old']:.0f} s old, "
         f"{walls['new']:.0f} s new (**{paired['new_vs_old_wall']:.2f}x**), CPU {cpus['old']:.0f}"
         f" s and {cpus['new']:.0f} s ({paired['new_vs_old_cpu']:.2f}x); trained score "
