@@ -3,9 +3,10 @@
 In its exact mode (``exact=True``; the default fast mode is compared by distribution in
 ``test_crawl_vector_fast.py``), sub-env ``k`` of a batch reset with ``seed=s`` must follow,
 step for step and across its automatic resets, the trajectory of one env made with
-``gym.make`` and reset with ``seed=s + k``: observation bytes, reward, end flags, every ``ActionResult`` field, the task outcome, the true
-crawl score, the crawl result and (through the reward wrappers) the ``crawl`` policy's
-components. The golden trajectories replay through the batch too.
+``gym.make`` and reset with ``seed=s + k``: observation bytes, reward, end flags, every
+``ActionResult`` field, the task outcome, the true crawl score, the crawl result and (through
+the reward wrappers) the ``crawl`` policy's components. The golden trajectories replay through
+the batch too.
 """
 
 from __future__ import annotations
