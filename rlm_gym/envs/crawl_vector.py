@@ -391,6 +391,12 @@ class CrawlVectorEnv(VectorEnv):
         parts = finals.parts if scorer is self._scorer else finals.components(scorer)
         return finals.rows, parts
 
+    def final_crawls(self) -> dict[int, Any]:
+        """The crawls the last step ended, a ``vector_finals.FinalCrawl`` per sub-env (by row):
+        their numbers read from the batch, their crawl results built only when read (the
+        training vec env hands them to the episode records, ``batched_vec_env``)."""
+        return {} if self._finals is None else self._finals.final_crawls()
+
     @property
     def reward_settings(self) -> Any:
         """The ``CrawlSettings`` of the env's reward config (``final_components`` reads them)."""

@@ -44,10 +44,10 @@ from rlm_gym.envs.dynamics import (
     SiteModel,
 )
 from rlm_gym.envs.profiles import SIMULATED_PATTERN_TYPES
-from rlm_gym.envs.reports import ERROR_TEXTS, final_step, site_codes
+from rlm_gym.envs.reports import ERROR_TEXTS, final_step, site_codes, strategy_used
 from rlm_gym.envs.scoring import Scorer
 
-__all__ = ["TASK_DTYPES", "FinishedCrawls", "content_parts"]
+__all__ = ["TASK_DTYPES", "FinalCrawl", "FinishedCrawls", "content_parts"]
 
 _PAGES = [S_CSS, S_HEURISTIC, S_LLM]
 _DUPLICATES = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
@@ -261,3 +261,71 @@ class FinishedCrawls:
     def crawl_result(self, row: int) -> dict[str, Any] | None:
         """Sub-env ``row``'s crawl result (None if it did not finish on the step)."""
         return self.info(row)["crawl_result"] if row in self._where else None
+
+    def final_crawls(self) -> dict[int, FinalCrawl]:
+        """A ``FinalCrawl`` per sub-env that finished on the step, by row (one ``tolist`` of
+        the key columns for all of them)."""
+        keys = self._key_columns.tolist()
+        return {
+            row: FinalCrawl(self, j, (*keys[j], *self._efficiency_keys[j]))
+            for j, row in enumerate(self.rows)
+        }
+
+
+class FinalCrawl:
+    """One crawl a batched step ended, as numbers read from the batch, its result on demand.
+
+    What a finished episode's record needs without building the crawl result: ``key``
+    describes everything the crawl reward reads of the result - pattern type, reported
+    success, the item blocks per extractor, pages collected, time and error count - so two
+    crawls with equal keys have crawl results that score alike under any settings;
+    ``items`` and ``pages`` are the result's item count and pages collected, ``strategy`` its
+    ``navigation_result["strategy_used"]``. ``crawl_result`` and ``action_result`` build the
+    single env's own (``reports.final_step``) when read.
+
+    Args:
+        crawls: The step's ``FinishedCrawls``.
+        j: The crawl's position in ``crawls.rows``.
+        key: The crawl's key (see above).
+
+    Example:
+        >>> from rlm_gym.envs.crawl_vector import CrawlVectorEnv
+        >>> envs = CrawlVectorEnv(2)
+        >>> _ = envs.reset(seed=0)
+        >>> _ = envs.step(np.array([9, 9]))
+        >>> crawl = envs.final_crawls()[1]
+        >>> crawl.items == len(crawl.crawl_result["data"]), crawl.strategy
+        (True, 'none+none+none')
+    """
+
+    __slots__ = ("_crawls", "_j", "key")
+
+    def __init__(self, crawls: FinishedCrawls, j: int, key: tuple) -> None:
+        self._crawls = crawls
+        self._j = j
+        self.key = key
+
+    @property
+    def items(self) -> int:
+        """The items the crawl delivered (``len(crawl_result["data"])``)."""
+        return int(self._crawls.task["items"][self._j])
+
+    @property
+    def pages(self) -> int:
+        """The pages it collected, re-served ones included."""
+        return int(self._crawls.task["pages"][self._j])
+
+    @property
+    def strategy(self) -> str:
+        """``fetcher+extractor+paginator``: the most used of each (``reports.strategy_used``)."""
+        return strategy_used(self._crawls._used[self._j].tolist())
+
+    @property
+    def crawl_result(self) -> dict[str, Any]:
+        """The crawl result (built on first read, as the step's ``crawl_result`` info)."""
+        return self._crawls.crawl_result(self._crawls.rows[self._j])
+
+    @property
+    def action_result(self) -> Any:
+        """The final ``ActionResult`` (built on first read, as the step's info)."""
+        return self._crawls.info(self._crawls.rows[self._j])["action_result"]
