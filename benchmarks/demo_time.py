@@ -35,9 +35,11 @@ def _cli() -> str:
     return str(found) if found.exists() else shutil.which("rlm-gym") or "rlm-gym"
 
 
-def time_demo(seed: int = 0) -> dict[str, float]:
-    """One ``rlm-gym demo`` run: wall s, CPU s, the trained agent's score, the load before."""
+def time_demo(seed: int = 0, tree: str | None = None) -> dict[str, float]:
+    """One ``rlm-gym demo`` run: wall s, CPU s, the trained agent's score, the load before
+    (``tree``: run that checkout's code, through ``PYTHONPATH``)."""
     load = os.getloadavg()[0]
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(Path(tree).resolve())}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "demo"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -46,6 +48,7 @@ def time_demo(seed: int = 0) -> dict[str, float]:
             [_cli(), "demo", "--seed", str(seed), "--out", str(out)],
             check=True,
             capture_output=True,
+            env=env,
         )
         wall = perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -80,8 +83,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--repetitions", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-save", action="store_true")
+    parser.add_argument(
+        "--paired",
+        metavar="OLD_TREE",
+        default=None,
+        help="alternate runs of OLD_TREE's code and this checkout's (saved as demo_time_paired)",
+    )
     args = parser.parse_args(argv)
     subprocess.run([_cli(), "--help"], check=True, capture_output=True)
+    if args.paired:
+        return paired(args.paired, args.repetitions, args.seed, not args.no_save)
     runs = []
     for repetition in range(args.repetitions):
         run = time_demo(args.seed)
@@ -104,6 +115,50 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"median wall {result['median_wall_s']:.1f} s (max {result['max_wall_s']:.1f} s)")
     if not args.no_save:
         save_results("demo_time", result)
+    return result
+
+
+def _commit(tree: str) -> str:
+    found = subprocess.run(
+        ["git", "-C", tree, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return found.stdout.strip() or "unknown"
+
+
+def paired(old_tree: str, repetitions: int, seed: int, save: bool) -> dict:
+    """Alternating runs, old code then this checkout's: on a busy machine both share its load,
+    so their ratio says more than either wall time."""
+    trees = {"old": old_tree, "new": str(Path(__file__).resolve().parents[1])}
+    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    for repetition in range(repetitions):
+        for label, tree in trees.items():
+            run = time_demo(seed, tree)
+            runs[label].append(run)
+            print(
+                f"run {repetition + 1}/{repetitions} {label}: {run['wall_s']:.1f} s wall, "
+                f"{run['cpu_s']:.1f} CPU s, score {run['score']:.4f}, load before "
+                f"{run['load_before']:.2f}",
+                flush=True,
+            )
+    walls = {label: statistics.median(r["wall_s"] for r in rows) for label, rows in runs.items()}
+    cpus = {label: statistics.median(r["cpu_s"] for r in rows) for label, rows in runs.items()}
+    result = {
+        "runs": runs,
+        "median_wall_s": walls,
+        "median_cpu_s": cpus,
+        "new_vs_old_wall": round(walls["new"] / walls["old"], 4),
+        "new_vs_old_cpu": round(cpus["new"] / cpus["old"], 4),
+        "cores": os.cpu_count(),
+        "machine": _machine(),
+        "old_commit": _commit(trees["old"]),
+        "new_commit": _commit(trees["new"]),
+    }
+    print(
+        f"median wall old {walls['old']:.1f} s, new {walls['new']:.1f} s "
+        f"(new / old {result['new_vs_old_wall']:.3f}); CPU new / old {result['new_vs_old_cpu']:.3f}"
+    )
+    if save:
+        save_results("demo_time_paired", result)
     return result
 
 

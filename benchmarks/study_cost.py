@@ -170,6 +170,12 @@ def measure(
         vec_classes.append(info_passing_dummy_vec_env())
     except ImportError:
         pass
+    try:  # the batched Crawl-v2 seen by SB3 (issue 37)
+        from rlm_gym.training.batched_vec_env import GymVectorToSB3
+
+        vec_classes.append(GymVectorToSB3)
+    except ImportError:
+        pass
     for vec_class in vec_classes:
         timer.wrap(vec_class, "step_wait", "env + wrapper", only_inside=rollout)
         timer.wrap(vec_class, "reset", "env + wrapper", only_inside=rollout)
@@ -226,6 +232,7 @@ def paired(
     command = [sys.executable, str(here), "--plain", "--timesteps", str(timesteps)]
     command += ["--study", study, "--variant", variant]
     seconds: dict[str, list[float]] = {"old": [], "new": []}
+    scores: dict[str, list[str]] = {"old": [], "new": []}
     load = os.getloadavg()[0]
     for repeat in range(repeats):
         if together:
@@ -236,8 +243,9 @@ def paired(
                     command,
                     env={**os.environ, "PYTHONPATH": tree},
                     cwd=tree,
-                    stdout=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
+                    text=True,
                 )
                 for label, tree in trees.items()
             }
@@ -248,6 +256,8 @@ def paired(
                     raise subprocess.CalledProcessError(process.returncode, command)
                 cpu = usage.ru_utime + usage.ru_stime
                 seconds[label].append(round(cpu, 2))
+                # The run's printed score: the same on both sides when the code computes the same.
+                scores[label].append(process.stdout.read().strip().rsplit(" ", 1)[-1])
                 print(f"repeat {repeat + 1}/{repeats} {label}: {cpu:.1f} CPU s", flush=True)
             continue
         for label, tree in trees.items():
@@ -266,6 +276,7 @@ def paired(
         "variant": variant,
         "timesteps": timesteps,
         "cpu_s": seconds,
+        "scores": scores,
         "ratios": [round(r, 4) for r in ratios],
         "median_ratio": round(statistics.median(ratios), 4),
         "median_old_s": statistics.median(seconds["old"]),
@@ -311,6 +322,12 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--repeats", type=int, default=3, help="pairs for --paired")
     parser.add_argument(
+        "--key",
+        default="paired",
+        help="with --paired: the study_cost section to save into (one per issue keeps each "
+        "issue's figure, e.g. paired_issue37)",
+    )
+    parser.add_argument(
         "--together",
         action="store_true",
         help="with --paired: run the two runs of each pair at the same time, one per core",
@@ -326,7 +343,7 @@ def main(argv: list[str] | None = None) -> dict:
             f"(pairs: {', '.join(f'{r:.3f}' for r in result['ratios'])})"
         )
         if not args.no_save:
-            _save_section("paired", result)
+            _save_section(args.key, result)
         return result
     if args.plain:
         hyperparams = {k: json.loads(v) for k, v in (hp.split("=", 1) for hp in args.hp)}

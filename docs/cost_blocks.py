@@ -52,7 +52,8 @@ def study_cost() -> str:
         f"update by the steps, curve evaluations by their count, the final evaluation and "
         f"set-up as measured. {notes}.\n\n"
     )
-    return caption + table(headers, rows) + _paired(cost.get("paired"))
+    paired = _paired(cost.get("paired")) + _paired(cost.get("paired_issue37"))
+    return caption + table(headers, rows) + paired
 
 
 def _paired(result: dict | None) -> str:
@@ -72,5 +73,16 @@ def _paired(result: dict | None) -> str:
         f"{result['timesteps']:,} steps, the code and recipe of {result['old_tree_commit']} "
         f"against {result['new_commit']}'s, whole-process CPU (user + system): old "
         f"{', '.join(f'{v:.0f}' for v in old)} s, new {', '.join(f'{v:.0f}' for v in new)} s; "
-        f"new / old **{result['median_ratio']:.3f}** (median; pairs {pairs}).\n"
+        f"new / old **{result['median_ratio']:.3f}** (median; pairs {pairs}){_scores(result)}.\n"
+    )
+
+
+def _scores(result: dict) -> str:
+    """The runs' scores, when recorded: equal on both sides when the code computes the same."""
+    scores = result.get("scores")
+    if not scores:
+        return ""
+    same = scores["old"] == scores["new"]
+    return f"; trained scores old {', '.join(scores['old'])}, new {', '.join(scores['new'])}" + (
+        " (the same agents)" if same else ""
     )

@@ -245,7 +245,26 @@ def demo_time() -> str:
         f"one core while the baselines are scored on the other. Measured on {machine}, with a "
         f"load average of {min(loads):.1f} to {max(loads):.1f} before the runs, {install} the "
         "install (a venv, torch and the `train` extra, the first `make demo` only); a busy core "
-        "makes it slower.\n"
+        f"makes it slower.{_demo_paired(read_json(BENCHMARKS).get('demo_time_paired'))}\n"
+    )
+
+
+def _demo_paired(paired: dict | None) -> str:
+    """The demo timed alternately, old code against new (``demo_time.py --paired``)."""
+    if not paired:
+        return ""
+    runs = [run for rows in paired["runs"].values() for run in rows]
+    loads = [run["load_before"] for run in runs]
+    scores = sorted({f"{run['score']:.4f}" for run in runs})
+    walls, cpus = paired["median_wall_s"], paired["median_cpu_s"]
+    return (
+        f" The code of {paired.get('old_commit', 'before')} and of "
+        f"{paired.get('new_commit', 'now')} alternately (`--paired`, "
+        f"{len(paired['runs']['new'])} runs each, "
+        f"load {min(loads):.1f} to {max(loads):.1f}): median wall {walls['old']:.0f} s old, "
+        f"{walls['new']:.0f} s new (**{paired['new_vs_old_wall']:.2f}x**), CPU {cpus['old']:.0f}"
+        f" s and {cpus['new']:.0f} s ({paired['new_vs_old_cpu']:.2f}x); trained score "
+        f"{' / '.join(scores)}."
     )
 
 

@@ -10,7 +10,7 @@ pattern type's thresholds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rlm_gym._validation import unknown_name_error
@@ -30,7 +30,7 @@ from rlm_gym.crawl.settings import DEFAULT_SETTINGS, CrawlSettings, crawl_settin
 from rlm_gym.policies.types import RewardSignal
 from rlm_gym.quality.judge import MISSING, judge_items
 
-__all__ = ["crawl_reward", "score_crawl_result", "check_items"]
+__all__ = ["crawl_reward", "score_crawl_result", "check_items", "value_and_tier"]
 
 
 def crawl_reward(
@@ -152,6 +152,33 @@ def check_items(
     return [dict(per_item[index]) for index in judgement.row_index]
 
 
+def value_and_tier(
+    components: Iterable[float],
+    thresholds: Mapping[str, float],
+    extracted: int,
+    valid_share: float,
+    settings: CrawlSettings,
+) -> tuple[float, str]:
+    """The crawl reward's value (its components added in order, clamped to [0, 1]) and tier.
+
+    The tier is ``classify_quality_tier``'s under ``thresholds`` (the pattern type's, as in
+    force), "excellent" kept only with ``excellent_valid_share`` of the values valid. Shared
+    by ``score_crawl_result`` and the training records that rebuild a score from its parts.
+
+    Example:
+        >>> thresholds = DEFAULT_SETTINGS.pattern_thresholds("product_list")
+        >>> value_and_tier([0.25, 0.15, 0.3, 0.15, 0.15, 0.0], thresholds, 20, 0.9,
+        ...                DEFAULT_SETTINGS)
+        (1.0, 'good')
+    """
+    total = sum(components)
+    value = 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
+    tier = classify_quality_tier(value, thresholds, extracted)
+    if tier == "excellent" and valid_share < settings.excellent_valid_share:
+        tier = "good"
+    return value, tier
+
+
 def score_crawl_result(
     result: Mapping[str, Any],
     settings: CrawlSettings = DEFAULT_SETTINGS,
@@ -202,12 +229,10 @@ def score_crawl_result(
         "efficiency": w_efficiency * efficiency,
         "defects": 0.0 - settings.defect_penalty * defect_count,
     }
-    total = sum(components.values())
-    value = 0.0 if total < 0.0 else 1.0 if total > 1.0 else total
     in_force = _resolve_thresholds(settings, pattern_type, thresholds)
-    tier = classify_quality_tier(value, in_force, assessed.extracted)
-    if tier == "excellent" and assessed.valid_share < settings.excellent_valid_share:
-        tier = "good"
+    value, tier = value_and_tier(
+        components.values(), in_force, assessed.extracted, assessed.valid_share, settings
+    )
     # The item-dependent details come from the judgement; the rest are set in their places.
     details = item_part.details.copy()
     details["success"] = success_score

@@ -6,15 +6,68 @@ key by key). Called once per finished sub-env it walks every nested key of every
 crawl result's included - one sub-env at a time. :func:`add_infos` gives the same infos for a
 list of info dicts in one pass per key: the same keys in the same order, arrays of the same
 dtype (the first value's, as ``_add_info`` types them) holding the same values.
+
+:class:`LazyColumn` is an info key whose entries are Python objects built only when read (the
+batched Crawl-v2's ``ActionResult`` s, action codes and crawl results): most steps nobody reads
+them, and building one per sub-env per step costs more than the step itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["add_infos"]
+__all__ = ["LazyColumn", "add_infos"]
+
+_UNBUILT = object()
+
+
+class LazyColumn(Sequence):
+    """One info key of a vector step, one entry per sub-env, each built on first read.
+
+    Reads as the object array ``_add_info`` would hold: ``column[i]`` (built once, then the
+    same object), ``len``, iteration and ``np.asarray(column)`` (an object array). The
+    ``"_key"`` mask beside it says which entries were reported; an unreported entry is whatever
+    ``build`` gives (None by convention).
+
+    Args:
+        n: The number of sub-envs.
+        build: ``build(i)`` gives sub-env ``i``'s entry.
+
+    Example:
+        >>> column = LazyColumn(3, lambda index: f"row {index}")
+        >>> column[2], len(column), np.asarray(column).tolist()
+        ('row 2', 3, ['row 0', 'row 1', 'row 2'])
+    """
+
+    __slots__ = ("_build", "_values")
+
+    def __init__(self, n: int, build: Callable[[int], Any]) -> None:
+        self._build = build
+        self._values = [_UNBUILT] * n
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, (int, np.integer)):
+            value = self._values[index]
+            if value is _UNBUILT:
+                value = self._values[index] = self._build(int(index) % len(self._values))
+            return value
+        return np.asarray(self)[index]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = np.empty(len(self._values), dtype=object)
+        for index in range(len(self._values)):
+            array[index] = self[index]
+        return array if dtype is None else array.astype(dtype)
+
+    def __repr__(self) -> str:
+        return f"LazyColumn({np.asarray(self)!r})"
+
 
 # ``_add_info`` keeps this key's values as the objects given (Gymnasium's special case).
 _FINAL_OBS = "final_obs"

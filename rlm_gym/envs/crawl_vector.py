@@ -3,30 +3,37 @@
 Crawl-v2's ``vector_entry_point``: ``gym.make_vec("rlm_gym/Crawl-v2", num_envs=N)`` (or
 ``vectorization_mode="vector_entry_point"``) builds it. States, site numbers, observations,
 action masks, clocks and counters are arrays with one row per sub-env, and a step is one pass of
-``rlm_gym.envs.vector_dynamics.batch_transition``; the per-sub-env Python work left is the
-reset of a finished sub-env (drawing its site) and the crawl result of an episode's last step
-(``reports.final_step``, the very function the single env calls: the rows and texts a crawl
-result holds are per-episode objects).
+``rlm_gym.envs.vector_dynamics.batch_transition``. Gymnasium's three autoreset modes are
+supported; ``truncated`` is the ``TimeLimit``'s of ``gym.make`` (``max_episode_steps``).
 
-**Same numbers.** Sub-env ``k`` keeps its own generator and draws what the single env draws, in
+**Two modes.** Both map a reset's uniforms to sites and probes in one numpy pass
+(``vector_sites.draw_sites``: the single env's maps, the same site for the same uniforms).
+``exact=True``: sub-env ``k`` keeps its own generator and draws what the single env draws, in
 the same order, so after ``reset(seed=s)`` it gives exactly the trajectory of
-``gym.make("rlm_gym/Crawl-v2")`` reset with ``seed=s + k`` and the same actions: observations,
-rewards, end flags, the task outcome and the crawl result (``tests/envs/test_crawl_vector.py``).
-Gymnasium's three autoreset modes are supported; ``truncated`` is the ``TimeLimit``'s of
-``gym.make`` (the step budget ``max_episode_steps``, ``max_steps`` by default).
+``gym.make("rlm_gym/Crawl-v2")`` reset with ``seed=s + k`` (observations, rewards, end flags,
+``ActionResult`` s, task outcome, crawl result: ``tests/envs/test_crawl_vector.py``); the
+studies train in this mode (``training.vec_envs``), so a run trains the same agent as on
+per-env wrappers and the studies' records stay comparable. ``exact=False``, the default: one
+generator for the batch, sites drawn ahead in pools of hundreds (``vector_resets.SitePool``).
+A sub-env then no longer replays a seeded single env - exactness costs a generator call per
+reset sub-env and per outcome draw - but its episodes follow the same distributions
+(``tests/envs/test_crawl_vector_fast.py``: two-sample tests on the task measures of thousands
+of episodes).
 
-**The crawl reward in arrays.** The crawls a step ended stay readable until the next step:
-``final_components(settings)`` scores them under any crawl settings from the numbers they were
-built from (``Scorer.components``), which is how ``VectorRewardPolicyWrapper`` scores the
-``crawl`` policy on this env without a ``calculate`` call per episode
-(``rlm_gym.wrappers.vector_crawl``; the same numbers, tested against the per-sub-env path).
+**Built when read.** The numbers of the crawls a step ended (score, task outcome, the crawl
+reward's components) come from their states in one numpy pass (``vector_finals``);
+``final_components(settings)`` gives the components under any crawl settings, which is how
+``VectorRewardPolicyWrapper`` scores the ``crawl`` policy (``rlm_gym.wrappers.vector_crawl``).
+Their crawl results and every step's ``ActionResult`` s and action codes are built, by the
+single env's own functions, only when someone reads them.
 
-``infos`` follow Gymnasium's vector convention (a key holds an array, ``"_key"`` marks the
-sub-envs that reported it; dict values are batched key by key), as ``SyncVectorEnv`` batches
-the single env's: ``action`` (a dict of arrays) and ``action_result`` (an object array of
-``ActionResult``, which ``VectorRewardPolicyWrapper`` reads) for every stepped sub-env; a
-finished sub-env adds ``task``, ``true_crawl_score`` and ``crawl_result`` (the crawl result its
-final ``ActionResult`` also carries in ``metadata``).
+``infos`` follow Gymnasium's vector convention (a key holds one entry per sub-env, ``"_key"``
+marks the sub-envs that reported it; dict values are batched key by key): ``action`` (a dict:
+``action`` names, ``code``) and ``action_result`` for every stepped sub-env; a finished sub-env
+adds ``task`` (arrays), ``true_crawl_score`` and ``crawl_result`` (the crawl result its final
+``ActionResult`` also carries in ``metadata``). ``code``, ``action_result`` and
+``crawl_result`` are ``batched_infos.LazyColumn`` s: ``column[i]`` builds entry ``i`` on first
+read, ``np.asarray(column)`` gives the object array.
 
 Example:
     >>> import gymnasium as gym
@@ -46,12 +53,10 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from rlm_gym.envs.arguments import check_keywords, check_max_steps, check_pattern_types
-from rlm_gym.envs.batched_infos import add_infos
 from rlm_gym.envs.crawl_env import DEFAULT_MAX_STEPS
 from rlm_gym.envs.dynamics import (
     ACTIONS,
@@ -60,38 +65,42 @@ from rlm_gym.envs.dynamics import (
     INFINITE_SCROLL,
     JAVASCRIPT_CLICK,
     K_FETCH,
-    OVER_BUDGET,
-    S_END,
     S_PHASE,
     S_STEPS,
-    S_TIME,
     STOP,
     initial_state,
-    site_model,
 )
 from rlm_gym.envs.observation import (
     OBSERVATION_FIELDS,
     OBSERVATION_SIZE,
-    PROBE_DRAWS,
-    probe_from_uniforms,
 )
-from rlm_gym.envs.profiles import PROFILE_DRAWS, check_overrides, profile_from_uniforms
-from rlm_gym.envs.reports import final_step
-from rlm_gym.envs.scoring import Scorer, item_blocks, scorer_for
+from rlm_gym.envs.profiles import (
+    check_overrides,
+)
+from rlm_gym.envs.scoring import Scorer, scorer_for
 from rlm_gym.envs.vector_dynamics import VALID, SiteArrays, batch_transition
+from rlm_gym.envs.vector_finals import FinishedCrawls
 from rlm_gym.envs.vector_observation import (
-    INITIAL_PROGRESS,
     StepTexts,
     update_observations,
+)
+from rlm_gym.envs.vector_resets import (
+    RESET_DRAWS,
+    SitePool,
+    batch_generator,
+    draw_exactly,
+    reset_at_once,
+    reset_exactly,
+)
+from rlm_gym.envs.vector_sites import (
+    SITE_COLUMNS,
+    model_of,
 )
 from rlm_gym.policies.info_keys import REPORTS_ACTION_RESULTS
 
 __all__ = ["CrawlVectorEnv"]
 
 _N_ACTIONS = len(ACTIONS)
-# The single env draws uniforms in blocks of this size (``crawl_env._UNIFORM_BLOCK``).
-_UNIFORM_BLOCK = 64
-_RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
 # Action masks by phase (the done phase allows only ``stop``, as ``CrawlEnv.action_masks``).
 _INITIAL_STATE = np.array(initial_state(), dtype=np.int64)
 _NO_COMPONENTS = np.zeros((0, 6))
@@ -110,6 +119,9 @@ class CrawlVectorEnv(VectorEnv):
             step that reaches it (``max_steps`` when None).
         autoreset_mode: Gymnasium's ``AutoresetMode`` (or its name); ``NEXT_STEP`` by default.
         render_mode: Only None: render one site with ``gym.make("rlm_gym/Crawl-v2")``.
+        exact: Replay the single env seeded ``seed + k`` in sub-env ``k`` (one generator
+            per sub-env); False (the default) draws from one generator in one numpy pass per
+            step (see the module docstring).
         **profile_overrides: As ``CrawlEnv``.
 
     Raises:
@@ -137,6 +149,7 @@ class CrawlVectorEnv(VectorEnv):
         max_episode_steps: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        exact: bool = False,
         **profile_overrides: Any,
     ) -> None:
         check_keywords(profile_overrides)
@@ -169,11 +182,16 @@ class CrawlVectorEnv(VectorEnv):
         self.single_observation_space = gym.spaces.Box(np.zeros_like(high), high, dtype=np.float32)
         self.observation_space = batch_space(self.single_observation_space, n)
 
+        if not isinstance(exact, (bool, np.bool_)):
+            raise TypeError(f"Expected `exact` to be a bool, got {type(exact).__name__} {exact!r}")
+        self.exact = bool(exact)
+        self._rng: np.random.Generator | None = None
+        self._pool: SitePool | None = None
+        self._site_columns = np.zeros((n, len(SITE_COLUMNS)), dtype=np.int64)
         self._generators: list[np.random.Generator | None] = [None] * n
-        self._uniforms = np.zeros((n, _RESET_DRAWS))
+        self._uniforms = np.zeros((n, RESET_DRAWS))
         self._next_uniform = np.zeros(n, dtype=np.int64)
         self._uniform_count = np.zeros(n, dtype=np.int64)
-        self._models: list[Any] = [None] * n
         self._sites = SiteArrays(n)
         self._states = np.zeros((n, 16), dtype=np.int64)
         self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
@@ -186,8 +204,7 @@ class CrawlVectorEnv(VectorEnv):
         self._started = False
         # The crawls the last step ended (``final_components``), and the scorer of the last
         # settings asked for that are not the env's.
-        self._final_rows: list[int] = []
-        self._final_crawls: list[tuple[Any, tuple[int, ...], dict[str, Any]]] = []
+        self._finals: FinishedCrawls | None = None
         self._other_scorer: Scorer | None = None
 
     # ------------------------------------------------------------------ episodes
@@ -215,63 +232,35 @@ class CrawlVectorEnv(VectorEnv):
             )
         seeds = _seeds(seed, n)
         rows = range(n) if mask is None else np.flatnonzero(_reset_mask(mask, n)).tolist()
+        if not self.exact and (seed is not None or self._rng is None):
+            self._rng = batch_generator(seed, seeds)
+            self._pool = SitePool(self._rng, self.pattern_types, self.profile_overrides)
         self._reset_rows(list(rows), [seeds[index] for index in rows], profile)
         reset = np.zeros(n, dtype=bool)
         reset[list(rows)] = True
         self._autoreset &= ~reset
         self._started = True
-        self._final_rows, self._final_crawls = [], []
+        self._finals = None
         return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
 
     def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
-        """Draw the sites of the sub-envs of ``rows`` as ``CrawlEnv.reset`` draws one (one
-        generator call each, in its own stream), then write their rows in one numpy call per
-        array."""
-        models = []
-        probes = []
-        uniforms = []
-        for index, seed in zip(rows, seeds, strict=True):
-            generator = self._generators[index]
-            if seed is not None or generator is None:
-                generator, _ = seeding.np_random(seed)
-                self._generators[index] = generator
-            if profile is None:
-                u = generator.random(PROFILE_DRAWS + _RESET_DRAWS)
-                site = profile_from_uniforms(
-                    u[:PROFILE_DRAWS].tolist(), self.pattern_types, self.profile_overrides
-                )
-                u = u[PROFILE_DRAWS:]
-            else:
-                site, u = profile, generator.random(_RESET_DRAWS)
-            model = site_model(site, self.max_steps, self._scorer, self.recorded_success)
-            self._models[index] = model
-            models.append(model)
-            probes.append(probe_from_uniforms(site, u[:PROBE_DRAWS].tolist()) + INITIAL_PROGRESS)
-            uniforms.append(u)
-            self._texts.reset(index, site)
-        self._sites.set_rows(rows, models)
+        """Draw the sites of the sub-envs of ``rows`` (``vector_resets``) and start them."""
+        if not rows:
+            return
+        rows = np.array(rows, dtype=np.intp)
+        if self.exact:
+            reset_exactly(self, rows, seeds, profile)
+        else:
+            reset_at_once(self, rows, profile)
         self._states[rows] = _INITIAL_STATE
-        self._obs[rows] = probes
-        self._uniforms[rows] = uniforms
-        # The block's first uniform is never used (as ``CrawlEnv.reset``).
-        self._next_uniform[rows] = PROBE_DRAWS + 1
-        self._uniform_count[rows] = _RESET_DRAWS
         self._requests[rows] = 0
         self._requests_sent[rows] = 0
         self._used[rows] = 0
         self._last_action[rows] = -1
 
     def _draw(self, rows: np.ndarray) -> np.ndarray:
-        """One uniform per sub-env of ``rows`` from its own block (refilled as the single env
-        refills it: ``_UNIFORM_BLOCK`` draws in one generator call when it runs out)."""
-        position = self._next_uniform[rows]
-        for index in rows[position == self._uniform_count[rows]].tolist():
-            self._uniforms[index, :_UNIFORM_BLOCK] = self._generators[index].random(_UNIFORM_BLOCK)
-            self._next_uniform[index] = 0
-            self._uniform_count[index] = _UNIFORM_BLOCK
-        position = self._next_uniform[rows]
-        self._next_uniform[rows] = position + 1
-        return self._uniforms[rows, position]
+        """One uniform per sub-env of ``rows``: from its own stream, or the batch's."""
+        return draw_exactly(self, rows) if self.exact else self._rng.random(len(rows))
 
     def step(
         self, actions: Any
@@ -314,46 +303,19 @@ class CrawlVectorEnv(VectorEnv):
         rewards = np.zeros(n)
         terminated = active & (states[:, S_PHASE] == DONE)
         truncated = active & (states[:, S_STEPS] >= self.max_episode_steps)
-        infos = self._texts.step_infos(self, rows, actions, events, previous_phase)
-        finished = np.flatnonzero(terminated).tolist()
+        finished = np.flatnonzero(terminated)
+        finals = None
+        if len(finished):
+            finals = FinishedCrawls(self, finished, actions, events, self._model_source(finished))
+            rewards[finished] = finals.scores
+        self._finals = finals
+        infos = self._texts.step_infos(self, rows, actions, events, previous_phase, finals)
         ended = terminated | truncated
-        final_infos: dict[str, Any] = {}
-        same_step = mode is AutoresetMode.SAME_STEP
-        finals: list[dict[str, Any]] = []
-        # The finished sub-envs' rows as Python values in one numpy call per array.
-        last = zip(
-            finished,
-            actions[finished].tolist(),
-            states[finished].tolist(),
-            _event_rows(events, finished),
-            self._used[finished].tolist(),
-            self._requests_sent[finished].tolist(),
-            strict=True,
-        )
-        ended_crawls = []
-        for index, action, state, event, used, requests in last:
-            state = tuple(state)
-            rewards[index], info = self._finish(index, action, state, event, used, requests)
-            finals.append(info)
-            ended_crawls.append((self._models[index], state, info["crawl_result"]))
-        self._final_rows, self._final_crawls = finished, ended_crawls
-        if finals and not same_step:
-            self._texts.add_finals(self, infos, finals, finished)
-        if same_step and ended.any():
-            # A sub-env cut by the step limit alone ends on an ordinary step: that step's info.
-            cut = np.flatnonzero(ended & ~terminated).tolist()
-            finals += [self._texts.step_info(infos, index) for index in cut]
-            # As ``_add_info`` per sub-env (the finished ones, then the cut ones), in one pass.
-            final_infos["final_info"] = add_infos({}, finals, finished + cut, n)
-            final_infos["_final_info"] = ended.copy()
-            for index in np.flatnonzero(ended).tolist():
-                self._add_info(final_infos, {"final_obs": self._obs[index].copy()}, index)
-            self._texts.drop(infos, ended)
-            rows_to_reset = np.flatnonzero(ended).tolist()
-            self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
-            infos["phase"] = np.full(n, "fetch", dtype=object)
-            infos["_phase"] = ended.copy()
-            infos.update(final_infos)
+        if mode is AutoresetMode.SAME_STEP:
+            if ended.any():
+                self._same_step_finals(infos, finals, ended)
+        elif finals is not None:
+            self._texts.add_finals(self, infos, finals)
         if mode is AutoresetMode.NEXT_STEP and resets.any():
             rows_to_reset = np.flatnonzero(resets).tolist()
             self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
@@ -362,35 +324,36 @@ class CrawlVectorEnv(VectorEnv):
         self._autoreset = ended
         return self._obs.copy(), rewards, terminated, truncated, infos
 
-    def _finish(
-        self,
-        index: int,
-        action: int,
-        state: tuple[int, ...],
-        event: tuple,
-        used: list[int],
-        requests: int,
-    ) -> tuple[float, dict[str, Any]]:
-        """Sub-env ``index``'s last step: ``reports.final_step``, as ``CrawlEnv._finish``."""
-        errors = self._texts.errors(index)
-        # The step's own error is the last one logged; the aborted job then adds its own.
-        error = None if event[1] else errors[-1]
-        if state[S_END] == OVER_BUDGET:
-            budget = self._models[index].profile.time_budget_ms
-            errors.append(f"Job time budget of {budget} ms exceeded")
-        score, info = final_step(
-            self._models[index],
-            state,
-            event,
-            ACTIONS[action],
-            self._texts.codes[index][action],
-            error,
-            errors,
-            used,
-            requests,
-        )
-        info["crawl_result"] = info["action_result"].metadata["crawl_result"]
-        return score, info
+    def _model_source(self, rows: np.ndarray) -> Any:
+        """``models(j)``: the site model of ``rows[j]`` as it is now (kept past its reset)."""
+        columns = self._site_columns[rows]
+        domains = [self._texts.domains[index] for index in rows.tolist()]
+        settings = (self.max_steps, self._scorer, self.recorded_success)
+        return lambda j: model_of(columns[j], domains[j], *settings)
+
+    def _same_step_finals(self, infos: dict[str, Any], finals: Any, ended: np.ndarray) -> None:
+        """``SAME_STEP``: the ended sub-envs' own infos go to ``final_info`` (with their last
+        observations) and they start their next episode on this step."""
+        n = self.num_envs
+        final_info: dict[str, Any] = {}
+        action = infos["action"]
+        final_action = {"action": action["action"].copy(), "_action": ended.copy()}
+        final_info["action"], final_info["_action"] = final_action, ended.copy()
+        final_info["action_result"] = infos["action_result"]
+        final_info["_action_result"] = ended.copy()
+        if finals is not None:
+            self._texts.add_finals(self, final_info, finals)
+        final_action["code"], final_action["_code"] = action["code"], ended.copy()
+        final_obs = np.full(n, None, dtype=object)
+        for index in np.flatnonzero(ended).tolist():
+            final_obs[index] = self._obs[index].copy()
+        self._texts.drop(infos, ended)
+        rows_to_reset = np.flatnonzero(ended).tolist()
+        self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
+        infos["phase"] = np.full(n, "fetch", dtype=object)
+        infos["_phase"] = ended.copy()
+        infos["final_info"], infos["_final_info"] = final_info, ended.copy()
+        infos["final_obs"], infos["_final_obs"] = final_obs, ended.copy()
 
     def final_components(self, settings: Any) -> tuple[list[int], np.ndarray]:
         """The crawl reward's components, under ``settings``, of the crawls the last step ended.
@@ -416,7 +379,8 @@ class CrawlVectorEnv(VectorEnv):
             >>> rows, parts.shape
             ([0, 2], (2, 6))
         """
-        if not self._final_rows:
+        finals = self._finals
+        if finals is None:
             return [], _NO_COMPONENTS
         scorer = self._other_scorer
         if scorer is None or settings is not scorer.settings:
@@ -424,18 +388,14 @@ class CrawlVectorEnv(VectorEnv):
             if settings is not scorer.settings and settings != scorer.settings:
                 # The policy's own settings: a scorer of them (kept while they are asked for).
                 scorer = self._other_scorer = Scorer(settings=settings)
-        parts = [
-            scorer.components(
-                model.profile.pattern_type,
-                item_blocks(model, state),
-                result["success"],
-                result["navigation_result"]["pages_collected"],
-                state[S_TIME],
-                len(result["errors"]),
-            )
-            for model, state, result in self._final_crawls
-        ]
-        return self._final_rows, np.array(parts, dtype=np.float64)
+        parts = finals.parts if scorer is self._scorer else finals.components(scorer)
+        return finals.rows, parts
+
+    def final_crawls(self) -> dict[int, Any]:
+        """The crawls the last step ended, a ``vector_finals.FinalCrawl`` per sub-env (by row):
+        their numbers read from the batch, their crawl results built only when read (the
+        training vec env hands them to the episode records, ``batched_vec_env``)."""
+        return {} if self._finals is None else self._finals.final_crawls()
 
     @property
     def reward_settings(self) -> Any:
@@ -467,22 +427,6 @@ class CrawlVectorEnv(VectorEnv):
     def states(self) -> np.ndarray:
         """A copy of the ``(num_envs, 16)`` simulator states (``dynamics.S_*`` columns)."""
         return self._states.copy()
-
-
-def _event_rows(events: Any, rows: list[int]) -> list[tuple]:
-    """The events of ``rows`` as ``transitions`` tuples ``(kind, success, error_code,
-    duration, tokens, items)`` of Python values."""
-    return list(
-        zip(
-            events.kind[rows].tolist(),
-            events.success[rows].tolist(),
-            events.error_code[rows].tolist(),
-            events.duration[rows].tolist(),
-            events.tokens[rows].tolist(),
-            events.items[rows].tolist(),
-            strict=True,
-        )
-    )
 
 
 def _seeds(seed: Any, n: int) -> list[int | None]:

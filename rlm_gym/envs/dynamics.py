@@ -244,7 +244,7 @@ def site_model(
         profile.protection == 1,
         RENDER_MS[profile.rendering],
         BLOCK_RATE[profile.protection],
-        *_extraction_numbers(profile.regular_markup, profile.json_ld, profile.items_per_page),
+        *extraction_numbers(profile.regular_markup, profile.json_ld, profile.items_per_page),
         scorer.error_cap,
         scorer,
         recorded_success,
@@ -252,7 +252,7 @@ def site_model(
 
 
 @cache
-def _extraction_numbers(regular_markup: bool, json_ld: bool, items_per_page: int) -> tuple:
+def extraction_numbers(regular_markup: bool, json_ld: bool, items_per_page: int) -> tuple:
     """``(per_page, defect_share, broken, extract_ms, extract_tokens)`` of a site; few distinct
     inputs."""
     key = (regular_markup, json_ld)

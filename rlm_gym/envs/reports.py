@@ -17,7 +17,10 @@ Example:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from rlm_gym.envs.dynamics import (
     ACTIONS,
@@ -56,7 +59,9 @@ __all__ = [
     "CSS_SELECTORS",
     "END_TEXT",
     "action_codes",
+    "site_codes",
     "error_text",
+    "ERROR_TEXTS",
     "step_output",
     "strategy_used",
     "status_line",
@@ -80,12 +85,19 @@ END_TEXT: tuple[str, ...] = ("", "stopped", "banned", "time budget exceeded", "s
 
 def action_codes(profile: SiteProfile) -> list[str]:
     """The code each action runs on the site of ``profile``, in ``ACTIONS`` order."""
-    fields = ", ".join(SCHEMAS[profile.pattern_type])
-    base = f"https://{profile.domain}/"
-    return [
+    return list(site_codes(profile.pattern_type, profile.domain))
+
+
+@lru_cache(maxsize=4096)
+def site_codes(pattern_type: str, domain: str) -> tuple[str, ...]:
+    """``action_codes`` of a site of this pattern type and domain (cached: the batched env
+    looks a code up when a step's info is read)."""
+    fields = ", ".join(SCHEMAS[pattern_type])
+    base = f"https://{domain}/"
+    return (
         f"GET {base}",
         f"browser.goto('{base}', wait_until='networkidle')",
-        CSS_SELECTORS[profile.pattern_type],
+        CSS_SELECTORS[pattern_type],
         "readability + JSON-LD / microdata + repeated-block detection",
         f"LLM: extract a JSON list of {{{fields}}} from the page text",
         f"{base}?page={{n}}",
@@ -93,7 +105,7 @@ def action_codes(profile: SiteProfile) -> list[str]:
         "window.scrollTo(0, document.body.scrollHeight)",
         "",
         "",
-    ]
+    )
 
 
 def error_text(code: int, name: str, phase: int) -> str:
@@ -101,6 +113,16 @@ def error_text(code: int, name: str, phase: int) -> str:
     if code == E_INVALID:
         return f"Invalid action '{name}' in phase '{PHASES[phase]}'"
     return ERRORS[code]
+
+
+# ERROR_TEXTS[code, action, phase]: ``error_text`` of every error a step can have.
+ERROR_TEXTS = np.array(
+    [
+        [[error_text(code, name, phase) for phase in range(len(PHASES))] for name in ACTIONS]
+        for code in range(len(ERRORS))
+    ],
+    dtype=object,
+)
 
 
 def _page(state: tuple[int, ...]) -> int:

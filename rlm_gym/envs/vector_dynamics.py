@@ -38,6 +38,7 @@ import numpy as np
 from rlm_gym.envs.dynamics import (
     ACTIONS,
     BACKOFF,
+    BLOCK_RATE,
     BLOCKED,
     BY_HEADLESS,
     BY_HTTP,
@@ -69,6 +70,7 @@ from rlm_gym.envs.dynamics import (
     OUT_OF_STEPS,
     OVER_BUDGET,
     PAGINATE,
+    RENDER_MS,
     RUNNING,
     S_429,
     S_BLOCKS,
@@ -89,10 +91,12 @@ from rlm_gym.envs.dynamics import (
     URL_NAVIGATION,
     VALID_PHASES,
     SiteModel,
+    extraction_numbers,
     time_on_grid,
 )
+from rlm_gym.envs.profiles import SIMULATED_PATTERN_TYPES
 
-__all__ = ["ACTION_KIND", "VALID", "BatchEvents", "SiteArrays", "batch_transition"]
+__all__ = ["ACTION_KIND", "PATTERN_INDEX", "VALID", "BatchEvents", "SiteArrays", "batch_transition"]
 
 _N_ACTIONS = len(ACTIONS)
 # VALID[action, phase]: whether the action fits the phase (the done phase fits none).
@@ -143,6 +147,7 @@ class SiteArrays:
 
     def __init__(self, num_envs: int) -> None:
         n = num_envs
+        self.pattern_type = np.zeros(n, dtype=np.int64)
         self.rate_limited = np.zeros(n, dtype=bool)
         self.rendering = np.zeros(n, dtype=np.int64)
         self.pagination = np.zeros(n, dtype=np.int64)
@@ -168,6 +173,7 @@ class SiteArrays:
         if not rows:
             return
         profiles = [model.profile for model in models]
+        self.pattern_type[rows] = [PATTERN_INDEX[profile.pattern_type] for profile in profiles]
         self.rate_limited[rows] = [model.rate_limited for model in models]
         self.rendering[rows] = [profile.rendering for profile in profiles]
         self.pagination[rows] = [profile.pagination for profile in profiles]
@@ -189,6 +195,48 @@ class SiteArrays:
         self.broken[rows] = [model.broken for model in models]
         self.extract_ms[rows] = [model.extract_ms for model in models]
         self.extract_tokens[rows] = [model.extract_tokens for model in models]
+
+    def set_columns(self, rows: np.ndarray, columns: np.ndarray, max_steps: int, cap: int) -> None:
+        """Write the rows of sub-envs ``rows`` from their sites' attribute rows
+        (``vector_sites.SITE_COLUMNS``), as ``set_rows`` writes them from site models."""
+        column = columns.T
+        protection = column[3]
+        ttfb = column[11]
+        self.pattern_type[rows] = column[0]
+        self.rendering[rows] = column[1]
+        self.pagination[rows] = column[2]
+        self.rate_limited[rows] = protection == 1
+        self.click_overlay[rows] = column[6] != 0
+        self.url_replayable[rows] = column[7] != 0
+        self.total_pages[rows] = column[9]
+        self.target_items[rows] = column[10]
+        self.time_budget[rows] = column[12]
+        self.max_steps[rows] = max_steps
+        self.error_cap[rows] = cap
+        self.block_rate[rows] = _BLOCK_RATE[protection]
+        self.block_ms[rows] = np.maximum(100, (ttfb / 100.0 + 0.5).astype(np.int64) * 100)
+        render = _RENDER_MS[column[1]].tolist()
+        self.fetch_ms[rows] = [
+            _fetch_ms(ms, extra) for ms, extra in zip(ttfb.tolist(), render, strict=True)
+        ]
+        numbers = [
+            extraction_numbers(bool(markup), bool(json_ld), per_page)
+            for markup, json_ld, per_page in zip(
+                column[4].tolist(), column[5].tolist(), column[8].tolist(), strict=True
+            )
+        ]
+        per_page, defects, broken, extract_ms, tokens = zip(*numbers, strict=True)
+        self.per_page[rows] = per_page
+        self.defect_share[rows] = defects
+        self.broken[rows] = broken
+        self.extract_ms[rows] = extract_ms
+        self.extract_tokens[rows] = tokens
+
+
+_BLOCK_RATE = np.array(BLOCK_RATE)
+_RENDER_MS = np.array(RENDER_MS)
+# A pattern type's index in ``SIMULATED_PATTERN_TYPES`` (the observation's one-hot order).
+PATTERN_INDEX = {name: index for index, name in enumerate(SIMULATED_PATTERN_TYPES)}
 
 
 @cache

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from rlm_gym.envs.batched_infos import LazyColumn
 from rlm_gym.envs.dynamics import (
     ACTIONS,
     BY_HEADLESS,
@@ -32,7 +33,6 @@ from rlm_gym.envs.dynamics import (
     K_FETCH,
     K_PAGINATE,
     KINDS,
-    PHASES,
     S_429,
     S_BLOCKS,
     S_CSS,
@@ -52,7 +52,8 @@ from rlm_gym.envs.observation import (
     text_ratio,
 )
 from rlm_gym.envs.profiles import SiteProfile
-from rlm_gym.envs.reports import action_codes, error_text
+from rlm_gym.envs.reports import ERROR_TEXTS, site_codes
+from rlm_gym.envs.vector_finals import TASK_DTYPES
 from rlm_gym.policies.types import trusted_action_result
 
 __all__ = ["ERROR_TEXTS", "INITIAL_PROGRESS", "StepTexts", "update_observations"]
@@ -62,18 +63,11 @@ INITIAL_PROGRESS = [
     1.0 if index == INDEX["phase_fetch"] else 0.0
     for index in range(PROGRESS_START, OBSERVATION_SIZE)
 ]
-# ERROR_TEXTS[code, action, phase]: ``reports.error_text`` of every error a step can have.
-ERROR_TEXTS = np.array(
-    [
-        [[error_text(code, name, phase) for phase in range(len(PHASES))] for name in ACTIONS]
-        for code in range(len(ERRORS))
-    ],
-    dtype=object,
-)
 _KIND_NAMES = np.array(KINDS, dtype=object)
 _ACTION_NAMES = np.array(ACTIONS, dtype=object)
 _PHASE_START = INDEX["phase_fetch"]
-_BLOCK_ERRORS = (E_403, E_429, E_BANNED)
+# By error code: whether the site refused the crawler (a 403, a 429 or the ban).
+_BLOCK_ERROR = np.isin(np.arange(len(ERRORS)), (E_403, E_429, E_BANNED))
 _N_METHODS = len(MEMORY_METHODS)
 _BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
 _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
@@ -111,7 +105,7 @@ def update_observations(env: Any, rows: np.ndarray, actions, events, previous_ph
     # A method fails "on this site" only where it is valid (``CrawlEnv._update_observation``).
     remembered = failed & (code != E_INVALID) & (action < _N_METHODS)
     obs[rows[remembered], INDEX["failed_fetch_http"] + action[remembered]] = 1.0
-    blocked = np.isin(code, _BLOCK_ERRORS)
+    blocked = _BLOCK_ERROR[code]
     refused = failed & blocked
     obs[rows[refused], INDEX["count_403"]] = states[refused, S_BLOCKS] / _BLOCKS_TO_BAN
     obs[rows[refused], INDEX["count_429"]] = states[refused, S_429] / _RATE_LIMITS_TO_BAN
@@ -147,30 +141,70 @@ def _write_item_counts(obs, sites, rows, states) -> None:
     obs[rows, INDEX["duplicate_rows"]] = duplicates / (items + duplicates)
 
 
-def _put_objects(infos: dict[str, Any], key: str, values: list[Any], rows: list[int], n: int):
-    """Put ``values`` at ``rows`` of the object array ``infos[key]`` (made on first use), each
-    as one object: ``VectorEnv._add_info`` would batch a dict key by key."""
-    if key not in infos:
-        infos[key] = np.full(n, None, dtype=object)
-        infos[f"_{key}"] = np.zeros(n, dtype=bool)
-    array = infos[key]
-    for index, value in zip(rows, values, strict=True):
-        array[index] = value
-    infos[f"_{key}"][rows] = True
+def _new_mask(n: int, rows: Any) -> np.ndarray:
+    mask = np.zeros(n, dtype=bool)
+    mask[rows] = True
+    return mask
 
 
-def _put_values(infos: dict[str, Any], key: str, values: list[Any], rows: list[int], n: int):
-    """``VectorEnv._add_info`` of plain values (an array of the first one's type, made on
-    first use)."""
-    if key not in infos:
-        infos[key] = np.zeros(n, dtype=type(values[0]))
-        infos[f"_{key}"] = np.zeros(n, dtype=bool)
-    infos[key][rows] = values
-    infos[f"_{key}"][rows] = True
+class _StepReport:
+    """What a step's ``ActionResult`` s and action codes are built from, when read: the step's
+    events and actions and each sub-env's site as they were on the step."""
+
+    __slots__ = ("actions", "events", "finals", "mask", "pages", "phases", "sites")
+
+    def __init__(self, mask, actions, phases, events, pages, sites, finals) -> None:
+        self.mask = mask
+        self.actions = actions
+        self.phases = phases
+        self.events = events
+        self.pages = pages
+        self.sites = sites
+        self.finals = finals
+
+    def code(self, index: int) -> str:
+        """``info["action"]["code"]`` of sub-env ``index``."""
+        pattern_types, domains = self.sites
+        return site_codes(pattern_types[index], domains[index])[self.actions[index]]
+
+    def result(self, index: int) -> Any:
+        """Sub-env ``index``'s ``ActionResult``, as ``CrawlEnv.step`` builds it (fields valid
+        by construction), or None if it did not step."""
+        if not self.mask[index]:
+            return None
+        finals = self.finals
+        if finals is not None and index in finals:
+            return finals.info(index)["action_result"]
+        events = self.events
+        action = int(self.actions[index])
+        kind = int(events.kind[index])
+        duration = int(events.duration[index])
+        if events.success[index]:
+            error = None
+            if kind == K_FETCH:
+                domain = self.sites[1][index]
+                output = f"200 OK: page {self.pages[index] + 1} of {domain} in {duration} ms"
+            elif kind == K_EXTRACT:
+                output = f"extracted {events.items[index]} items with {ACTIONS[action][8:]}"
+            elif kind == K_PAGINATE:
+                output = f"moved to page {self.pages[index] + 1}"
+            else:
+                output = f"waited {duration} ms"
+        else:
+            output = ""
+            error = ERROR_TEXTS[events.error_code[index], action, self.phases[index]]
+        return trusted_action_result(
+            KINDS[kind],
+            bool(events.success[index]),
+            output,
+            error,
+            float(duration),
+            int(events.tokens[index]),
+        )
 
 
 class StepTexts:
-    """Per-sub-env texts of the crawl: action codes, domains and the error log (as codes).
+    """Per-sub-env texts of the crawl: each site's pattern type and domain and the error log.
 
     Args:
         num_envs: The number of sub-envs.
@@ -186,8 +220,7 @@ class StepTexts:
     """
 
     def __init__(self, num_envs: int, max_steps: int) -> None:
-        self.codes: list[list[str]] = [[""] * len(ACTIONS) for _ in range(num_envs)]
-        self.code_table = np.full((num_envs, len(ACTIONS)), "", dtype=object)
+        self.pattern_types: list[str] = [""] * num_envs
         self.domains: list[str] = [""] * num_envs
         self.shell_ratio = np.zeros(num_envs)
         # Each logged error as (code, action, phase): its text is ``ERROR_TEXTS`` of them.
@@ -196,9 +229,7 @@ class StepTexts:
 
     def reset(self, index: int, profile: SiteProfile) -> None:
         """Start sub-env ``index``'s log for a new site."""
-        codes = action_codes(profile)
-        self.codes[index] = codes
-        self.code_table[index] = codes
+        self.pattern_types[index] = profile.pattern_type
         self.domains[index] = profile.domain
         self.shell_ratio[index] = text_ratio(profile, 0.0)
         self.count[index] = 0
@@ -214,110 +245,53 @@ class StepTexts:
         entries = self.log[index, : self.count[index]]
         return [ERROR_TEXTS[code, action, phase] for code, action, phase in entries.tolist()]
 
-    def step_infos(self, env: Any, rows, actions, events, previous_phase) -> dict[str, Any]:
-        """The step's ``action`` and ``action_result`` infos of the sub-envs of ``rows``."""
+    def step_infos(
+        self, env: Any, rows, actions, events, previous_phase, finals: Any = None
+    ) -> dict[str, Any]:
+        """The step's ``action`` and ``action_result`` infos of the sub-envs of ``rows``; the
+        codes and ``ActionResult`` s are built when read (``LazyColumn``). ``finals`` (a
+        ``FinishedCrawls``) gives the final ``ActionResult`` of the sub-envs that finished."""
         n = env.num_envs
-        mask = np.zeros(n, dtype=bool)
-        mask[rows] = True
-        action_names = _ACTION_NAMES[actions]
-        success = events.success
-        error = np.full(n, None, dtype=object)
-        failed = rows[~success[rows]]
-        error[failed] = ERROR_TEXTS[
-            events.error_code[failed], actions[failed], previous_phase[failed]
-        ]
-        output = np.full(n, "", dtype=object)
-        succeeded = rows[success[rows]]
-        output[succeeded] = self._outputs(env, succeeded, actions, events)
-        return {
-            "action": {
-                "action": action_names,
-                "_action": mask,
-                "code": self.code_table[np.arange(n), actions],
-                "_code": mask.copy(),
-            },
-            "_action": mask.copy(),
-            "action_result": self._results(rows, events, output, error, n),
-            "_action_result": mask.copy(),
-        }
-
-    @staticmethod
-    def _results(rows, events, output, error, n: int) -> np.ndarray:
-        """Each stepped sub-env's ``ActionResult`` in an object array (SyncVectorEnv's layout
-        for an object info), built as ``CrawlEnv.step`` builds it (fields valid by
-        construction)."""
-        results = np.full(n, None, dtype=object)
-        results[rows] = [
-            trusted_action_result(kind, success, text, problem, duration, tokens)
-            for kind, success, text, problem, duration, tokens in zip(
-                _KIND_NAMES[events.kind[rows]].tolist(),
-                events.success[rows].tolist(),
-                output[rows].tolist(),
-                error[rows].tolist(),
-                events.duration[rows].astype(np.float64).tolist(),
-                events.tokens[rows].tolist(),
-                strict=True,
-            )
-        ]
-        return results
-
-    def _outputs(self, env: Any, rows, actions, events) -> list[str]:
-        """``reports.step_output`` of each successful step of ``rows``."""
+        mask = _new_mask(n, rows)
         states = env._states
-        pages = (states[rows, S_CSS] + states[rows, S_HEURISTIC] + states[rows, S_LLM]).tolist()
-        kinds = events.kind[rows].tolist()
-        durations = events.duration[rows].tolist()
-        items = events.items[rows].tolist()
-        names = actions[rows].tolist()
-        domains = self.domains
-        texts = []
-        for row, kind, page, duration, count, action in zip(
-            rows.tolist(), kinds, pages, durations, items, names, strict=True
-        ):
-            if kind == K_FETCH:
-                texts.append(f"200 OK: page {page + 1} of {domains[row]} in {duration} ms")
-            elif kind == K_EXTRACT:
-                texts.append(f"extracted {count} items with {ACTIONS[action][8:]}")
-            elif kind == K_PAGINATE:
-                texts.append(f"moved to page {page + 1}")
-            else:
-                texts.append(f"waited {duration} ms")
-        return texts
+        pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
+        sites = (list(self.pattern_types), list(self.domains))
+        report = _StepReport(
+            mask.copy(), actions.copy(), previous_phase, events, pages, sites, finals
+        )
+        names = _ACTION_NAMES[actions]
+        action = {"action": names, "_action": mask, "code": LazyColumn(n, report.code)}
+        action["_code"] = mask.copy()
+        infos = {"action": action, "_action": mask.copy()}
+        infos["action_result"] = LazyColumn(n, report.result)
+        infos["_action_result"] = mask.copy()
+        return infos
 
     @staticmethod
-    def add_finals(
-        env: Any, infos: dict[str, Any], finals: list[dict[str, Any]], rows: list[int]
-    ) -> None:
-        """Write the last-step infos ``finals`` (``reports.final_step``'s) of the sub-envs of
-        ``rows`` (ascending) into ``infos``: one numpy write per key, each array typed by its
-        first value as ``VectorEnv._add_info`` types it."""
+    def add_finals(env: Any, infos: dict[str, Any], finals: Any) -> None:
+        """Write the step's finished crawls (a ``FinishedCrawls``) into ``infos``: their action
+        names, task outcomes, true crawl scores and (built when read) crawl results, typed as
+        ``VectorEnv._add_info`` types them."""
+        rows = finals.rows
         if not rows:
             return
         n = env.num_envs
-        results = infos["action_result"]
-        for index, info in zip(rows, finals, strict=True):
-            results[index] = info["action_result"]
         action = infos["action"]
         action["action"][rows] = "final"
-        _put_objects(action, "name", [info["action"]["name"] for info in finals], rows, n)
-        task = infos["task"] = {}
-        for key in finals[0]["task"]:
-            _put_values(task, key, [info["task"][key] for info in finals], rows, n)
-        infos["_task"] = np.zeros(n, dtype=bool)
-        infos["_task"][rows] = True
-        scores = [info["true_crawl_score"] for info in finals]
-        _put_values(infos, "true_crawl_score", scores, rows, n)
-        _put_objects(infos, "crawl_result", [info["crawl_result"] for info in finals], rows, n)
-
-    @staticmethod
-    def step_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
-        """Sub-env ``index``'s info of an ordinary step (its action and ``ActionResult``), as
-        the single env returns it."""
-        action = infos["action"]
-        return {
-            "action": {"action": action["action"][index], "code": action["code"][index]},
-            "action_result": infos["action_result"][index],
-        }
+        names = np.full(n, None, dtype=object)
+        names[rows] = _ACTION_NAMES[finals.actions]
+        action["name"], action["_name"] = names, _new_mask(n, rows)
+        task: dict[str, Any] = {}
+        for key, dtype in TASK_DTYPES.items():
+            column = task[key] = np.zeros(n, dtype=dtype)
+            column[rows] = finals.task[key]
+            task[f"_{key}"] = _new_mask(n, rows)
+        infos["task"], infos["_task"] = task, _new_mask(n, rows)
+        scores = np.zeros(n)
+        scores[rows] = finals.true_scores
+        infos["true_crawl_score"], infos["_true_crawl_score"] = scores, _new_mask(n, rows)
+        infos["crawl_result"] = LazyColumn(n, finals.crawl_result)
+        infos["_crawl_result"] = _new_mask(n, rows)
 
     @staticmethod
     def drop(infos: dict[str, Any], finished: np.ndarray) -> None:

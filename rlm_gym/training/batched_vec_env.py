@@ -8,10 +8,13 @@
 autoreset mode, which is SB3's: a finished sub-env is reset within the step and its own last
 info (``infos["final_info"]``) becomes its info dict. Each sub-env's dict holds the keys the
 per-env wrappers put there that SB3's side reads: ``reward_components`` and ``env_reward`` on
-every step; on an episode's last step also the episode totals, the crawl env's ``action`` and
-``action_result``, ``task``, ``true_crawl_score`` and ``crawl_result`` (the per-step ``action``
-and ``action_result`` of a running episode are left out: nothing reads them and their dicts
-cost as much as the step), so
+every step; on an episode's last step also the episode totals, the crawl env's ``action``
+(its names), ``task`` and ``true_crawl_score``, and under ``final_crawl`` the env's
+``FinalCrawl`` (``rlm_gym.envs.vector_finals``): the numbers of the crawl that ended, its
+``crawl_result`` and ``action_result`` built only when read. The entries a vector env builds
+when read (``LazyColumn`` s: ``action_result``, ``crawl_result``, action codes) are not read
+here, and the per-step ``action`` of a running episode is left out: nothing on the training
+path reads them and building them cost as much as the step. So
 ``RewardComponentsCallback``, ``VecMonitor`` and evaluation read it as they read
 ``DummyVecEnv``'s; ``tests/training/test_vec_envs.py`` trains the same agent, weight for weight,
 on this path and on per-env wrappers.
@@ -36,7 +39,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from rlm_gym.envs.batched_infos import LazyColumn
 from rlm_gym.policies.info_keys import ENV_REWARD_KEY, REWARD_COMPONENTS_KEY
+from rlm_gym.training.episodes import FINAL_CRAWL_KEY
 
 __all__ = ["GymVectorToSB3"]
 
@@ -55,28 +60,33 @@ def _entries(batched: Mapping[str, Any], rows: list[int]) -> list[dict[str, Any]
 
     Key by key over all the rows at once: a one-dimensional array of numbers gives its rows'
     Python values in one ``tolist`` (what ``.item()`` gives element by element); any other
-    entry is read as it is, a numpy scalar as its ``.item()``.
+    entry is read as it is, a numpy scalar as its ``.item()``. A ``LazyColumn`` is skipped:
+    reading it would build its entries (the crawl env's ``FinalCrawl`` builds them on demand).
     """
     infos: list[dict[str, Any]] = [{} for _ in rows]
     for key, value in batched.items():
-        if key.startswith("_"):
+        if key.startswith("_") or isinstance(value, LazyColumn):
             continue
         mask = batched.get(f"_{key}")
-        marked = None if mask is None else np.asarray(mask)[rows].tolist()
+        if mask is None:
+            targets, present = infos, rows
+        else:
+            # Only the rows that reported the key are read: an entry built when read (a
+            # ``LazyColumn``) is not built for a row that did not report it.
+            marked = np.asarray(mask)[rows].tolist()
+            targets = [info for info, on in zip(infos, marked, strict=True) if on]
+            present = [row for row, on in zip(rows, marked, strict=True) if on]
+        if not present:
+            continue
         if isinstance(value, Mapping):
-            entries = _entries(value, rows)
+            entries = _entries(value, present)
         elif isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype != object:
-            entries = value[rows].tolist()
+            entries = value[present].tolist()
         else:
-            entries = [value[index] for index in rows]
+            entries = [value[index] for index in present]
             entries = [e.item() if isinstance(e, np.generic) else e for e in entries]
-        if marked is None:
-            for info, entry in zip(infos, entries, strict=True):
-                info[key] = entry
-        else:
-            for info, entry, present in zip(infos, entries, marked, strict=True):
-                if present:
-                    info[key] = entry
+        for info, entry in zip(targets, entries, strict=True):
+            info[key] = entry
     return infos
 
 
@@ -95,7 +105,7 @@ class GymVectorToSB3(VecEnv):
         >>> _ = venv.reset()
         >>> _, _, dones, infos = venv.step(np.full(3, 9))
         >>> dones.tolist(), sorted(infos[0])[:3]
-        ([True, True, True], ['TimeLimit.truncated', 'action', 'action_result'])
+        ([True, True, True], ['TimeLimit.truncated', 'action', 'final_crawl'])
     """
 
     def __init__(self, env: Any) -> None:
@@ -109,6 +119,8 @@ class GymVectorToSB3(VecEnv):
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
         self._actions: np.ndarray | None = None
         self.render_mode = None
+        # The crawl env's finished crawls of the last step (None for other vector envs).
+        self._final_crawls = getattr(env.unwrapped, "final_crawls", None)
 
     def reset(self) -> np.ndarray:
         seeds = list(self._seeds)
@@ -141,6 +153,9 @@ class GymVectorToSB3(VecEnv):
             if final_obs is not None:
                 info["terminal_observation"] = final_obs[index]
             info["TimeLimit.truncated"] = bool(truncated[index] and not terminated[index])
+        if finished and self._final_crawls is not None:
+            for index, crawl in self._final_crawls().items():
+                list_infos[index][FINAL_CRAWL_KEY] = crawl
         return obs, np.asarray(rewards, dtype=np.float32), dones, list_infos
 
     def _step_infos(self, infos: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -11,12 +11,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from rlm_gym.crawl import WEIGHTED_COMPONENTS
+from rlm_gym.crawl.config import COMPONENT_NAMES
+from rlm_gym.crawl.efficiency import efficiency_breakdown
 from rlm_gym.crawl.memo import content_key, memo_for
 from rlm_gym.crawl.result import error_count, required_fields
-from rlm_gym.crawl.reward import score_crawl_result
+from rlm_gym.crawl.reward import score_crawl_result, value_and_tier
 from rlm_gym.crawl.settings import DEFAULT_SETTINGS
 
-__all__ = ["TASK_KEYS", "crawl_result_from_info", "episode_record"]
+__all__ = ["FINAL_CRAWL_KEY", "TASK_KEYS", "crawl_result_from_info", "episode_record"]
+
+# Where the batched training vec env (``batched_vec_env.GymVectorToSB3``) puts the crawl env's
+# ``FinalCrawl`` of a finished episode: the crawl's numbers, its result built when read.
+FINAL_CRAWL_KEY = "final_crawl"
 
 # The crawl env's task outcome (``info["task"]`` on an episode's last step), in its order.
 TASK_KEYS: tuple[str, ...] = (
@@ -31,7 +37,8 @@ TASK_KEYS: tuple[str, ...] = (
 
 
 def crawl_result_from_info(info: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The crawl result carried by a final step's ``info``, or None.
+    """The crawl result carried by a final step's ``info`` (its ``action_result``'s, or its
+    ``FINAL_CRAWL_KEY`` entry's), or None.
 
     Example:
         >>> from rlm_gym.policies import ActionResult
@@ -43,7 +50,8 @@ def crawl_result_from_info(info: Mapping[str, Any]) -> dict[str, Any] | None:
     """
     result = info.get("action_result")
     if result is None:
-        return None
+        final = info.get(FINAL_CRAWL_KEY)
+        return None if final is None else final.crawl_result
     metadata = result.get("metadata") if isinstance(result, Mapping) else result.metadata
     crawl_result = (metadata or {}).get("crawl_result")
     return crawl_result if isinstance(crawl_result, Mapping) else None
@@ -60,9 +68,11 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     scores (``WEIGHTED_COMPONENTS``), ``tier``, ``pattern_type``, ``items``, ``pages``,
     ``time_per_page_ms`` and ``strategy`` (``rlm_gym.crawl.crawl_reward``'s, through the
     scoring memo the env shares with every default-config scorer: the items an env just
-    judged are not judged again);
-    when it carries the task outcome (``info["task"]``), every ``TASK_KEYS`` entry as a number
-    (``job_done`` and ``banned`` as 1.0 / 0.0, so their means are rates).
+    judged are not judged again); a ``FINAL_CRAWL_KEY`` entry (the batched training path's)
+    gives the same fields from the crawl's numbers, its crawl result built only for a crawl
+    whose content is new; when it carries the task outcome (``info["task"]``), every
+    ``TASK_KEYS`` entry as a number (``job_done`` and ``banned`` as 1.0 / 0.0, so their means
+    are rates).
 
     Args:
         info: The ``info`` of the episode's last step.
@@ -81,6 +91,19 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
     task = info.get("task")
     if isinstance(task, Mapping):
         record.update((key, float(task[key])) for key in TASK_KEYS if key in task)
+    final = info.get(FINAL_CRAWL_KEY)
+    if final is not None:
+        raw, tier, pattern_type, time_per_page_ms = _scored_final(final)
+        record.update(zip(WEIGHTED_COMPONENTS, raw, strict=True))
+        record.update(
+            tier=tier,
+            pattern_type=pattern_type,
+            items=final.items,
+            pages=final.pages,
+            time_per_page_ms=time_per_page_ms,
+            strategy=final.strategy,
+        )
+        return record
     crawl_result = crawl_result_from_info(info)
     if crawl_result is None:
         return record
@@ -103,6 +126,48 @@ def episode_record(info: Mapping[str, Any], true_return: float, length: int) -> 
 # when full). An env ends many episodes with the same crawl, as the scoring memo assumes.
 _SCORED: dict[tuple, tuple] = {}
 _SCORED_MAX = 1 << 16
+
+
+# The content half of a record by a ``FinalCrawl``'s content key (pattern type, success, item
+# blocks: ``key[:-3]``): the raw content scores, pattern type, weighted components, extracted
+# items, valid share and tier thresholds. The other half (efficiency, time per page, the
+# value and tier) follows from pages, time and errors, so a crawl whose content was seen
+# before is not built, nor are its items walked - whatever its time.
+_CONTENT: dict[tuple, tuple] = {}
+_EFFICIENCY_SLOT = COMPONENT_NAMES.index("efficiency")
+_EFFICIENCY_RAW = WEIGHTED_COMPONENTS.index("efficiency")
+_EFFICIENCY_WEIGHT = DEFAULT_SETTINGS.weights[WEIGHTED_COMPONENTS.index("efficiency")]
+
+
+def _scored_final(final: Any) -> tuple:
+    """``_scored`` of a ``FinalCrawl``'s crawl result: from its content (scored once per
+    content key, on the crawl result built then) and its pages, time and errors."""
+    content_key, (pages, time_ms, errors) = final.key[:-3], final.key[-3:]
+    content = _CONTENT.get(content_key)
+    if content is None:
+        if len(_CONTENT) >= _SCORED_MAX:
+            _CONTENT.clear()
+        signal = score_crawl_result(
+            final.crawl_result, DEFAULT_SETTINGS, memo=memo_for(DEFAULT_SETTINGS)
+        )
+        raw, pattern_type = signal.details, signal.details["pattern_type"]
+        content = _CONTENT[content_key] = (
+            tuple(float(raw[name]) for name in WEIGHTED_COMPONENTS),
+            str(pattern_type),
+            list(signal.components.values()),
+            raw["distinct_items"] - raw["junk_items"],
+            raw["valid_share"],
+            DEFAULT_SETTINGS.pattern_thresholds(pattern_type),
+        )
+    raw_scores, pattern_type, components, extracted, valid_share, thresholds = content
+    efficiency, time_per_page_ms, _ = efficiency_breakdown(
+        float(pages), float(time_ms), errors, DEFAULT_SETTINGS
+    )
+    parts = list(components)
+    parts[_EFFICIENCY_SLOT] = _EFFICIENCY_WEIGHT * efficiency
+    _, tier = value_and_tier(parts, thresholds, extracted, valid_share, DEFAULT_SETTINGS)
+    raw_scores = (*raw_scores[:_EFFICIENCY_RAW], efficiency, *raw_scores[_EFFICIENCY_RAW + 1 :])
+    return raw_scores, tier, pattern_type, float(time_per_page_ms)
 
 
 def _scored(crawl_result: Mapping[str, Any]) -> tuple:

@@ -1,10 +1,12 @@
 """``CrawlVectorEnv`` (Crawl-v2's ``vector_entry_point``) against ``gym.make("rlm_gym/Crawl-v2")``.
 
-Sub-env ``k`` of a batch reset with ``seed=s`` must follow, step for step and across its
-automatic resets, the trajectory of one env made with ``gym.make`` and reset with ``seed=s + k``:
-observation bytes, reward, end flags, every ``ActionResult`` field, the task outcome, the true
-crawl score, the crawl result and (through the reward wrappers) the ``crawl`` policy's
-components. The golden trajectories replay through the batch too.
+In its exact mode (``exact=True``; the default fast mode is compared by distribution in
+``test_crawl_vector_fast.py``), sub-env ``k`` of a batch reset with ``seed=s`` must follow,
+step for step and across its automatic resets, the trajectory of one env made with
+``gym.make`` and reset with ``seed=s + k``: observation bytes, reward, end flags, every
+``ActionResult`` field, the task outcome, the true crawl score, the crawl result and (through
+the reward wrappers) the ``crawl`` policy's components. The golden trajectories replay through
+the batch too.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def compare_batch(n: int, seed: int, settings: dict, steps: int, action_seed: in
     """Step a wrapped batch and ``n`` wrapped single envs side by side; assert every number
     agrees and return what the run covered (phases, pattern types, finished episodes)."""
     batch = VectorRewardPolicyWrapper(
-        gym.make_vec(CRAWL_V2_ENV_ID, num_envs=n, **settings), "crawl"
+        gym.make_vec(CRAWL_V2_ENV_ID, num_envs=n, exact=True, **settings), "crawl"
     )
     singles = [
         RewardPolicyWrapper(gym.make(CRAWL_V2_ENV_ID, **settings), "crawl") for _ in range(n)
@@ -117,7 +119,9 @@ def test_a_long_run_covers_every_phase_and_pattern_type():
 
 
 def test_same_step_autoreset_reports_the_finished_episode_in_final_info():
-    batch = gym.make_vec(CRAWL_V2_ENV_ID, num_envs=3, autoreset_mode=AutoresetMode.SAME_STEP)
+    batch = gym.make_vec(
+        CRAWL_V2_ENV_ID, num_envs=3, autoreset_mode=AutoresetMode.SAME_STEP, exact=True
+    )
     single = gym.make(CRAWL_V2_ENV_ID)
     batch.reset(seed=5)
     single.reset(seed=6)
@@ -187,7 +191,11 @@ def test_golden_trajectories_replay_through_the_batch(config):
     seeds = [int(key.rsplit("/", 1)[1]) for key in keys]
     # The golden file's env is ``CrawlEnv()`` itself: no ``TimeLimit``, never truncated.
     batch = _CrawlVectorEnvV1(
-        len(keys), autoreset_mode="Disabled", max_episode_steps=10**6, **CONFIGS[config]
+        len(keys),
+        autoreset_mode="Disabled",
+        max_episode_steps=10**6,
+        exact=True,
+        **CONFIGS[config],
     )
     obs, _ = batch.reset(seed=seeds)
     for index, rows in enumerate(episodes):
@@ -227,7 +235,9 @@ def test_rlm_gym_registers_the_vector_entry_point():
 def test_same_step_autoreset_follows_single_envs_through_truncations_and_ends():
     settings = {"max_episode_steps": 4}  # the TimeLimit cuts episodes the env has not ended
     n = 4
-    batch = gym.make_vec(CRAWL_V2_ENV_ID, num_envs=n, autoreset_mode="SameStep", **settings)
+    batch = gym.make_vec(
+        CRAWL_V2_ENV_ID, num_envs=n, autoreset_mode="SameStep", exact=True, **settings
+    )
     singles = [gym.make(CRAWL_V2_ENV_ID, **settings) for _ in range(n)]
     batch.reset(seed=40)
     for index, env in enumerate(singles):
