@@ -208,11 +208,25 @@ def _graded_fast(budget: int | None = None, **hyperparams: Any) -> dict[str, Any
 # 2M steps, alone and with one idea each, screened on seed 0 (`moonshot-screen`); the best
 # confirmed on 3 seeds (`moonshot`).
 _MOONSHOT_BUDGET = 2_000_000
+# The true score voids efficiency on any error (the crawl reward's default rule); the demo trains
+# on the graded rule (a quarter off per error), which learns faster at 450k steps but makes a
+# first error cost the agent a quarter of what it costs on the true score. Efficiency is 0.041
+# of the 0.068 gap to the oracle (`oracle_gap`): the agent's crawls err where the oracle's don't.
 _MOONSHOT_IDEAS: dict[str, dict[str, Any]] = {
     "demo-2M": _graded_fast(),
     "success_first": {**_graded_fast(), "reward_schedule": _success_first()},
     "net256": _graded_fast(policy_kwargs={"net_arch": [256, 256]}),
     "lr_linear": _graded_fast(learning_rate_schedule="linear"),
+    "errors_any": {**_graded_fast(), "config": {"efficiency_errors": "any"}},
+    "error_step_0.5": {**_graded_fast(), "config": {**_GRADED, "error_step": 0.5}},
+    "epochs10": _graded_fast(n_epochs=10),
+    # Meant as an entropy bonus, but 0.01 is training's default (DEFAULT_HYPERPARAMS), so this
+    # is `demo-2M` again: kept because it reproduced that run to the last digit.
+    "ent0.01": _graded_fast(ent_coef=0.01),
+    # Not a Crawl-v2 recipe but a diagnosis: Crawl-v1's reward is the true score's (its success
+    # knows which rows are valid); the same dynamics, observations and seeds as Crawl-v2, so the
+    # agent is scored on the same episodes. Does the reward Crawl-v2 can give block the bar?
+    "crawl_v1": {**_graded_fast(), "env_id": CRAWL_ENV_ID},
 }
 #: The idea the screen chose (the best true score on seed 0), confirmed on 3 seeds.
 MOONSHOT_CHOICE = "demo-2M"
@@ -380,7 +394,10 @@ STUDIES: dict[str, Study] = {
             "Which idea takes the demo's recipe toward 0.90 of the way from random to the "
             "oracle on Crawl-v2? The recipe trained for 2M steps, alone and with one idea "
             "each: the success-first curriculum, a larger network (256 x 256), a learning "
-            "rate annealed to 0; one seed each, the best confirmed by `moonshot`.",
+            "rate annealed to 0, efficiency's error rule (the true score's, or graded at half "
+            "off per error), 10 epochs, an entropy bonus; and, as a diagnosis, the recipe "
+            "trained on Crawl-v1, whose reward knows which rows are valid; one seed each, "
+            "the best confirmed by `moonshot`.",
             _MOONSHOT_IDEAS,
             seeds=(0,),
         ),
@@ -388,7 +405,8 @@ STUDIES: dict[str, Study] = {
             "moonshot",
             "Does the screen's choice reach 0.90 of the way from random to the oracle on "
             "Crawl-v2 (IQM over 3 seeds, 95 % CI)?",
-            {MOONSHOT_CHOICE: _MOONSHOT_IDEAS[MOONSHOT_CHOICE]},
+            # The recipe trained longer stays beside the choice: paired by seed with it.
+            {name: _MOONSHOT_IDEAS[name] for name in dict.fromkeys(("demo-2M", MOONSHOT_CHOICE))},
         ),
         # The same question on Crawl-v1 (the simulator's success knows which rows are valid),
         # kept as the record it was answered with before Crawl-v2.
