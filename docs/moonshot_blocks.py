@@ -105,6 +105,7 @@ def moonshot_screen() -> str:
         if run["seed"] == 0
     }
     reference_run = finished.get(reference)
+    confirmed = list(study("moonshot")["variants"])
     for name, settings in results["variants"].items():
         idea = f"`{name}`: {_idea(settings['settings'], settings['total_timesteps'])}"
         run = finished.get(name)
@@ -136,8 +137,9 @@ def moonshot_screen() -> str:
         f"(seeds {curve['eval_seed']:,}+) every {curve['eval_freq']:,} steps, at the last "
         f"point by 600k, 1.2M steps and the end. One seed tells ideas apart only by more than "
         f"a seed's spread (the demo's {len(demo['scores'])} seeds span "
-        f"{max(demo['scores']) - min(demo['scores']):.3f}); the screen chose "
-        f"`{MOONSHOT_CHOICE}` for the 3-seed confirmation. Efficiency is the true score's (any "
+        f"{max(demo['scores']) - min(demo['scores']):.3f}); "
+        f"{' and '.join(f'`{name}`' for name in confirmed)} went on to the 3-seed "
+        "confirmation. Efficiency is the true score's (any "
         "error voids it), job done the share of jobs whose target of valid rows was met "
         "without a ban or a time-out.\n\n"
     )

@@ -224,7 +224,9 @@ _MOONSHOT_IDEAS: dict[str, dict[str, Any]] = {
     # is `demo-2M` again: kept because it reproduced that run to the last digit.
     "ent0.01": _graded_fast(ent_coef=0.01),
 }
-#: The idea the screen chose (the best true score on seed 0), confirmed on 3 seeds.
+# The ideas confirmed on 3 seeds: the recipe trained longer and the screen's best on seed 0.
+_MOONSHOT_CONFIRMED = ("demo-2M", "error_step_0.5")
+#: The `moonshot` recipe: of the confirmed ideas, the higher IQM over 3 seeds.
 MOONSHOT_CHOICE = "demo-2M"
 
 
@@ -399,9 +401,9 @@ STUDIES: dict[str, Study] = {
         _moonshot_study(
             "moonshot",
             "Does the screen's choice reach 0.90 of the way from random to the oracle on "
-            "Crawl-v2 (IQM over 3 seeds, 95 % CI)?",
-            # The recipe trained longer stays beside the choice: paired by seed with it.
-            {name: _MOONSHOT_IDEAS[name] for name in dict.fromkeys(("demo-2M", MOONSHOT_CHOICE))},
+            "Crawl-v2 (IQM over 3 seeds, 95 % CI), and does it beat the recipe trained longer "
+            "(paired by seed)?",
+            {name: _MOONSHOT_IDEAS[name] for name in _MOONSHOT_CONFIRMED},
         ),
         # The same question on Crawl-v1 (the simulator's success knows which rows are valid),
         # kept as the record it was answered with before Crawl-v2.
