@@ -12,7 +12,7 @@ from block_tools import RESULTS, pm, read_json, study, table
 
 from rlm_gym.crawl.config import COMPONENT_WEIGHTS
 from rlm_gym.training.run_config import DEFAULT_HYPERPARAMS
-from rlm_gym.training.studies.plans import MOONSHOT_CHOICE
+from rlm_gym.training.studies.plans import MOONSHOT_CHOICE, STUDIES
 from rlm_gym.training.studies.recipes import RECIPES
 from rlm_gym.training.studies.task_measures import mean_and_ci
 
@@ -316,7 +316,7 @@ def moonshot_gap() -> str:
 def moonshot_reward() -> str:
     """The demo's recipe trained on Crawl-v1, whose reward's success is the true one, and on
     Crawl-v2 (the `demo-version` study), scored on Crawl-v2's scale."""
-    baselines = study("moonshot-screen")["baselines"]
+    baselines = study("moonshot-screen")["baselines"]  # Crawl-v2's random and oracle
     version = study("demo-version")
     rows = []
     by_env = {row["env_id"]: row for row in version["variants"].values()}
@@ -334,11 +334,33 @@ def moonshot_reward() -> str:
                 diff,
             ]
         )
+    screen = study("moonshot-screen")
+    demo_2m = next(run for run in _per_seed(screen) if run["variant"] == "demo-2M")
+    planned = STUDIES["moonshot-v1"]
+    label = (
+        f"`moonshot-v1` (`demo-2M`: {planned.n_envs} envs, {planned.total_timesteps:,} steps, "
+        f"seed {planned.seeds[0]}), trained on "
+    )
+    v1_path = RESULTS / "moonshot-v1.json"
+    if v1_path.exists():
+        v1 = read_json(v1_path)
+        run = v1["variants"]["demo-2M"]["per_seed"][0]
+        rows.append(
+            [
+                f"{label}`{v1['env_id']}`",
+                f"{run['score']:.3f}",
+                f"{_normalised(run['score'], baselines):.3f}",
+                f"{run['score'] - demo_2m['score']:+.3f} (vs `demo-2M` on Crawl-v2, seed 0)",
+            ]
+        )
+    else:
+        rows.append([f"{label}Crawl-v1", "not run", "-", "-"])
     caption = (
         "Trained on Crawl-v1 (its reward's `success` is the true one: the target of valid rows "
         "met) and on Crawl-v2, scored on the same evaluation episodes by the true score, "
-        "normalised on Crawl-v2's scale (its random and oracle); the difference is paired by "
-        f"seed against the study's reference (`{version['reference']}`), Student t.\n\n"
+        "normalised on Crawl-v2's scale (its random and oracle). `demo-version`'s difference "
+        f"is paired by seed against its reference (`{version['reference']}`), Student t; "
+        "`moonshot-v1`'s is its one seed against the same seed of `demo-2M` on Crawl-v2.\n\n"
     )
     headers = ["run", "true score per seed", "normalised (Crawl-v2's scale)", "difference"]
     return caption + table(headers, rows)

@@ -230,14 +230,21 @@ _MOONSHOT_CONFIRMED = ("demo-2M", "error_step_0.5")
 MOONSHOT_CHOICE = "demo-2M"
 
 
-def _moonshot_study(name: str, question: str, variants: Mapping[str, Any], **kwargs: Any) -> Study:
-    """A moonshot study: Crawl-v2, FAST_RECIPE's envs and PPO settings, 2M steps, curves."""
+def _moonshot_study(
+    name: str,
+    question: str,
+    variants: Mapping[str, Any],
+    env_id: str = CRAWL_V2_ENV_ID,
+    **kwargs: Any,
+) -> Study:
+    """A moonshot study: Crawl-v2 (or ``env_id``), FAST_RECIPE's envs and PPO settings, 2M
+    steps, curves."""
     return Study(
         name=name,
         question=question,
         variants=variants,
         reference=next(iter(variants)),
-        env_id=CRAWL_V2_ENV_ID,
+        env_id=env_id,
         n_envs=FAST_RECIPE["n_envs"],
         hyperparams={**FAST_RECIPE["hyperparams"], **_LONG_HORIZON},
         total_timesteps=_MOONSHOT_BUDGET,
@@ -404,6 +411,18 @@ STUDIES: dict[str, Study] = {
             "Crawl-v2 (IQM over 3 seeds, 95 % CI), and does it beat the recipe trained longer "
             "(paired by seed)?",
             {name: _MOONSHOT_IDEAS[name] for name in _MOONSHOT_CONFIRMED},
+        ),
+        # A diagnosis, not a Crawl-v2 recipe: Crawl-v1 has Crawl-v2's dynamics, observations and
+        # seeds, but its reward's success is the true one (the target of valid rows met), so
+        # the agent is scored on the same episodes by the same true score.
+        _moonshot_study(
+            "moonshot-v1",
+            "Does the moonshot's recipe reach 0.90 of the oracle when its reward knows which "
+            "rows are valid? `demo-2M` trained on Crawl-v1 (seed 0), scored by the true score "
+            "on the same episodes as on Crawl-v2.",
+            {"demo-2M": _MOONSHOT_IDEAS["demo-2M"]},
+            env_id=CRAWL_ENV_ID,
+            seeds=(0,),
         ),
         # The same question on Crawl-v1 (the simulator's success knows which rows are valid),
         # kept as the record it was answered with before Crawl-v2.
