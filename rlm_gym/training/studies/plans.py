@@ -208,24 +208,43 @@ def _graded_fast(budget: int | None = None, **hyperparams: Any) -> dict[str, Any
 # 2M steps, alone and with one idea each, screened on seed 0 (`moonshot-screen`); the best
 # confirmed on 3 seeds (`moonshot`).
 _MOONSHOT_BUDGET = 2_000_000
+# The true score voids efficiency on any error (the crawl reward's default rule); the demo trains
+# on the graded rule (a quarter off per error), which learns faster at 450k steps but makes a
+# first error cost the agent a quarter of what it costs on the true score. Efficiency is 0.041
+# of the 0.068 gap to the oracle (`oracle_gap`): the agent's crawls err where the oracle's don't.
 _MOONSHOT_IDEAS: dict[str, dict[str, Any]] = {
     "demo-2M": _graded_fast(),
     "success_first": {**_graded_fast(), "reward_schedule": _success_first()},
     "net256": _graded_fast(policy_kwargs={"net_arch": [256, 256]}),
     "lr_linear": _graded_fast(learning_rate_schedule="linear"),
+    "errors_any": {**_graded_fast(), "config": {"efficiency_errors": "any"}},
+    "error_step_0.5": {**_graded_fast(), "config": {**_GRADED, "error_step": 0.5}},
+    "epochs10": _graded_fast(n_epochs=10),
+    # Meant as an entropy bonus, but 0.01 is training's default (DEFAULT_HYPERPARAMS), so this
+    # is `demo-2M` again: kept because it reproduced that run to the last digit.
+    "ent0.01": _graded_fast(ent_coef=0.01),
 }
-#: The idea the screen chose (the best true score on seed 0), confirmed on 3 seeds.
+# The ideas confirmed on 3 seeds: the recipe trained longer and the screen's best on seed 0.
+_MOONSHOT_CONFIRMED = ("demo-2M", "error_step_0.5")
+#: The `moonshot` recipe: of the confirmed ideas, the higher IQM over 3 seeds.
 MOONSHOT_CHOICE = "demo-2M"
 
 
-def _moonshot_study(name: str, question: str, variants: Mapping[str, Any], **kwargs: Any) -> Study:
-    """A moonshot study: Crawl-v2, FAST_RECIPE's envs and PPO settings, 2M steps, curves."""
+def _moonshot_study(
+    name: str,
+    question: str,
+    variants: Mapping[str, Any],
+    env_id: str = CRAWL_V2_ENV_ID,
+    **kwargs: Any,
+) -> Study:
+    """A moonshot study: Crawl-v2 (or ``env_id``), FAST_RECIPE's envs and PPO settings, 2M
+    steps, curves."""
     return Study(
         name=name,
         question=question,
         variants=variants,
         reference=next(iter(variants)),
-        env_id=CRAWL_V2_ENV_ID,
+        env_id=env_id,
         n_envs=FAST_RECIPE["n_envs"],
         hyperparams={**FAST_RECIPE["hyperparams"], **_LONG_HORIZON},
         total_timesteps=_MOONSHOT_BUDGET,
@@ -380,15 +399,30 @@ STUDIES: dict[str, Study] = {
             "Which idea takes the demo's recipe toward 0.90 of the way from random to the "
             "oracle on Crawl-v2? The recipe trained for 2M steps, alone and with one idea "
             "each: the success-first curriculum, a larger network (256 x 256), a learning "
-            "rate annealed to 0; one seed each, the best confirmed by `moonshot`.",
+            "rate annealed to 0, efficiency's error rule (the true score's, or graded at half "
+            "off per error), 10 epochs, an entropy bonus (already the recipe's); one seed "
+            "each, the best confirmed by `moonshot`.",
             _MOONSHOT_IDEAS,
             seeds=(0,),
         ),
         _moonshot_study(
             "moonshot",
             "Does the screen's choice reach 0.90 of the way from random to the oracle on "
-            "Crawl-v2 (IQM over 3 seeds, 95 % CI)?",
-            {MOONSHOT_CHOICE: _MOONSHOT_IDEAS[MOONSHOT_CHOICE]},
+            "Crawl-v2 (IQM over 3 seeds, 95 % CI), and does it beat the recipe trained longer "
+            "(paired by seed)?",
+            {name: _MOONSHOT_IDEAS[name] for name in _MOONSHOT_CONFIRMED},
+        ),
+        # A diagnosis, not a Crawl-v2 recipe: Crawl-v1 has Crawl-v2's dynamics, observations and
+        # seeds, but its reward's success is the true one (the target of valid rows met), so
+        # the agent is scored on the same episodes by the same true score.
+        _moonshot_study(
+            "moonshot-v1",
+            "Does the moonshot's recipe reach 0.90 of the oracle when its reward knows which "
+            "rows are valid? `demo-2M` trained on Crawl-v1 (seed 0), scored by the true score "
+            "on the same episodes as on Crawl-v2.",
+            {"demo-2M": _MOONSHOT_IDEAS["demo-2M"]},
+            env_id=CRAWL_ENV_ID,
+            seeds=(0,),
         ),
         # The same question on Crawl-v1 (the simulator's success knows which rows are valid),
         # kept as the record it was answered with before Crawl-v2.

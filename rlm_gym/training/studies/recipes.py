@@ -172,7 +172,7 @@ RECIPES: dict[str, Recipe] = {
             "moonshot",
             MOONSHOT_CHOICE,
             "moonshot",
-            "the `moonshot` study's recipe, the `moonshot-screen`'s choice for 0.90 of the oracle",
+            "the `moonshot` study's better recipe on 3 seeds (the attempt at 0.90 of the oracle)",
         ),
     )
 }
