@@ -42,11 +42,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import save_results
 
 from rlm_gym.quality import column_rules, records, truncated
-from rlm_gym.quality.corpora import OPEN_CORPORA, SEALED_CORPORA, corpus_dir, load_corpus
+from rlm_gym.quality.corpora import (
+    FIRST_SCORED_CORPORA,
+    OPEN_CORPORA,
+    SEALED_CORPORA,
+    corpus_dir,
+    load_corpus,
+)
 from rlm_gym.quality.judge import judge_items
 
 CORPORA = (*OPEN_CORPORA, *SEALED_CORPORA)
-DEVELOPMENT = frozenset(SEALED_CORPORA)
+DEVELOPMENT = frozenset(FIRST_SCORED_CORPORA)
 """Corpora scored here after their first scoring: development figures, not estimates."""
 
 RULES = (

@@ -25,6 +25,8 @@ import numpy as np
 
 from rlm_gym.envs.dynamics import SiteModel, site_model
 from rlm_gym.envs.observation import (
+    _HIDDEN_IN_SHELL,
+    _HIDDEN_WHEN_BLOCKED,
     DOM_REGULARITY,
     INDEX,
     JSON_LD_DETECTION,
@@ -76,20 +78,9 @@ _PROBES = [
     (INDEX[name], COLUMN[attribute], np.array(rates))
     for name, (attribute, rates) in PROBE_SIGNALS.items()
 ]
-_BLOCKED_HIDES = [
-    INDEX[name]
-    for name in (
-        "probe_framework",
-        "hint_page_links",
-        "hint_next_link",
-        "hint_load_more",
-        "hint_infinite_scroll",
-        "dom_regularity",
-        "json_ld",
-        "items_per_page_estimate",
-    )
-]
-_SHELL_HIDES = _BLOCKED_HIDES[1:5]
+# The single env's own lists (``probe_from_uniforms``): a blocked probe, or a shell, hides them.
+_BLOCKED_HIDES = list(_HIDDEN_WHEN_BLOCKED)
+_SHELL_HIDES = list(_HIDDEN_IN_SHELL)
 # The uniforms mapped to normals: the TTFB's (profile draw 11) and the probe's last four.
 _NORMAL_DRAWS = [11, *range(PROFILE_DRAWS + PROBE_DRAWS - 4, PROFILE_DRAWS + PROBE_DRAWS)]
 _TEXT_MEAN = np.array([mean for mean, _ in TEXT_RATIO])
