@@ -234,7 +234,13 @@ class CrawlVectorEnv(VectorEnv):
         rows = range(n) if mask is None else np.flatnonzero(_reset_mask(mask, n)).tolist()
         if not self.exact and (seed is not None or self._rng is None):
             self._rng = batch_generator(seed, seeds)
-            self._pool = SitePool(self._rng, self.pattern_types, self.profile_overrides)
+            self._pool = SitePool(
+                self._rng,
+                self.pattern_types,
+                self.profile_overrides,
+                self.max_steps,
+                self._scorer.error_cap,
+            )
         self._reset_rows(list(rows), [seeds[index] for index in rows], profile)
         reset = np.zeros(n, dtype=bool)
         reset[list(rows)] = True
@@ -327,7 +333,7 @@ class CrawlVectorEnv(VectorEnv):
     def _model_source(self, rows: np.ndarray) -> Any:
         """``models(j)``: the site model of ``rows[j]`` as it is now (kept past its reset)."""
         columns = self._site_columns[rows]
-        domains = [self._texts.domains[index] for index in rows.tolist()]
+        domains = self._texts.domains[rows]
         settings = (self.max_steps, self._scorer, self.recorded_success)
         return lambda j: model_of(columns[j], domains[j], *settings)
 

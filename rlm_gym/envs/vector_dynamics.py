@@ -126,6 +126,7 @@ _BROWSER_MS = np.array(
     ]
 )
 _JITTER_WEIGHT = JITTER[0][0]
+_N_INTS, _N_FLOATS, _N_FLAGS = 22, 5, 6
 
 
 class SiteArrays:
@@ -147,26 +148,39 @@ class SiteArrays:
 
     def __init__(self, num_envs: int) -> None:
         n = num_envs
-        self.pattern_type = np.zeros(n, dtype=np.int64)
-        self.rate_limited = np.zeros(n, dtype=bool)
-        self.rendering = np.zeros(n, dtype=np.int64)
-        self.pagination = np.zeros(n, dtype=np.int64)
-        self.click_overlay = np.zeros(n, dtype=bool)
-        self.url_replayable = np.zeros(n, dtype=bool)
-        self.total_pages = np.zeros(n, dtype=np.int64)
-        self.time_budget = np.zeros(n, dtype=np.int64)
-        self.max_steps = np.zeros(n, dtype=np.int64)
-        self.error_cap = np.zeros(n, dtype=np.int64)
-        # P(403) of each fetcher, and its successful fetch's two jittered durations.
-        self.block_rate = np.zeros((n, 2))
-        self.block_ms = np.zeros(n, dtype=np.int64)
-        self.fetch_ms = np.zeros((n, 2, 2), dtype=np.int64)
-        self.per_page = np.zeros((n, 3), dtype=np.int64)
-        self.defect_share = np.zeros((n, 3))
-        self.broken = np.zeros((n, 3), dtype=bool)
-        self.target_items = np.zeros(n, dtype=np.int64)
-        self.extract_ms = np.zeros((n, 3), dtype=np.int64)
-        self.extract_tokens = np.zeros((n, 3), dtype=np.int64)
+        # Three blocks, one per dtype, each field a view of its columns: a reset copies a
+        # site's numbers in three row copies (``copy_rows``) instead of one per field.
+        self.ints = np.zeros((n, _N_INTS), dtype=np.int64)
+        self.floats = np.zeros((n, _N_FLOATS))
+        self.flags = np.zeros((n, _N_FLAGS), dtype=bool)
+        ints, floats, flags = self.ints, self.floats, self.flags
+        self.pattern_type = ints[:, 0]
+        self.rendering = ints[:, 1]
+        self.pagination = ints[:, 2]
+        self.total_pages = ints[:, 3]
+        self.time_budget = ints[:, 4]
+        self.max_steps = ints[:, 5]
+        self.error_cap = ints[:, 6]
+        self.block_ms = ints[:, 7]
+        self.target_items = ints[:, 8]
+        # A successful fetch's two jittered durations, by fetcher.
+        self.fetch_ms = ints[:, 9:13].reshape(n, 2, 2)
+        self.per_page = ints[:, 13:16]
+        self.extract_ms = ints[:, 16:19]
+        self.extract_tokens = ints[:, 19:22]
+        # P(403) of each fetcher.
+        self.block_rate = floats[:, 0:2]
+        self.defect_share = floats[:, 2:5]
+        self.rate_limited = flags[:, 0]
+        self.click_overlay = flags[:, 1]
+        self.url_replayable = flags[:, 2]
+        self.broken = flags[:, 3:6]
+
+    def copy_rows(self, rows: np.ndarray, other: SiteArrays, start: int, stop: int) -> None:
+        """Write the rows of sub-envs ``rows`` from rows ``start:stop`` of ``other``."""
+        self.ints[rows] = other.ints[start:stop]
+        self.floats[rows] = other.floats[start:stop]
+        self.flags[rows] = other.flags[start:stop]
 
     def set_rows(self, rows: list[int], models: list[SiteModel]) -> None:
         """Write the rows of sub-envs ``rows`` from their site models (at their resets)."""

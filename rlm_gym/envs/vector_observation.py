@@ -220,8 +220,8 @@ class StepTexts:
     """
 
     def __init__(self, num_envs: int, max_steps: int) -> None:
-        self.pattern_types: list[str] = [""] * num_envs
-        self.domains: list[str] = [""] * num_envs
+        self.pattern_types = np.full(num_envs, "", dtype=object)
+        self.domains = np.full(num_envs, "", dtype=object)
         self.shell_ratio = np.zeros(num_envs)
         # Each logged error as (code, action, phase): its text is ``ERROR_TEXTS`` of them.
         self.log = np.zeros((num_envs, max_steps, 3), dtype=np.int64)
@@ -255,7 +255,7 @@ class StepTexts:
         mask = _new_mask(n, rows)
         states = env._states
         pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
-        sites = (list(self.pattern_types), list(self.domains))
+        sites = (self.pattern_types.copy(), self.domains.copy())
         report = _StepReport(
             mask.copy(), actions.copy(), previous_phase, events, pages, sites, finals
         )
