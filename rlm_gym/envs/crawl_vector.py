@@ -304,7 +304,7 @@ class CrawlVectorEnv(VectorEnv):
         self._requests_sent += requested
         self._requests[active & (actions == BACKOFF)] = 0
         self._used[rows, actions[rows]] += 1
-        update_observations(self, rows, actions, events, previous_phase)
+        update_observations(self, actions, events)
 
         rewards = np.zeros(n)
         terminated = active & (states[:, S_PHASE] == DONE)

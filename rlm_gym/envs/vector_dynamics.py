@@ -126,6 +126,10 @@ _BROWSER_MS = np.array(
     ]
 )
 _JITTER_WEIGHT = JITTER[0][0]
+# Each action's family, and the extractor of the extraction actions (0 for the others).
+_FETCHING, _EXTRACTING, _PAGINATING, _OTHER = range(4)
+_CATEGORY = np.array([0, 0, 1, 1, 1, 2, 2, 2, 3, 3])
+_EXTRACTOR = np.array([0, 0, 0, 1, 2, 0, 0, 0, 0, 0])
 _N_INTS, _N_FLOATS, _N_FLAGS = 22, 5, 6
 
 
@@ -288,13 +292,18 @@ def batch_transition(
 ) -> BatchEvents:
     """Apply every sub-env's action to its state (in place) and return the step's events.
 
+    Every outcome is a mask over the whole batch (they are disjoint), and each state column
+    and event is written once per outcome that sets it (``np.copyto`` under the mask): a fixed
+    number of array passes, whatever the mix of actions.
+
     Args:
         sites: The sub-envs' site numbers.
         states: ``(N, 16)`` int64 states (``dynamics.S_*`` columns), updated in place. Every
             sub-env must be running (phase not done).
         actions: ``(N,)`` int64 action indices in ``[0, 10)``.
         draw: ``draw(rows)`` returns one uniform in ``[0, 1)`` for each sub-env of ``rows``
-            (an int array, ascending), from that sub-env's own stream.
+            (an int array, ascending), from that sub-env's own stream; called once per step,
+            for the sub-envs whose action has more than one outcome.
         active: A bool mask of the sub-envs that take a step (all when None); the others'
             states are left as they are and their events are zeros.
 
@@ -302,158 +311,135 @@ def batch_transition(
         The events, as ``sample_transition`` returns them sub-env by sub-env.
     """
     n = len(actions)
-    before = states.copy()
-    if active is None:
-        active = np.ones(n, dtype=bool)
-    valid = VALID[actions, before[:, S_PHASE]] & active
-    events = BatchEvents(
-        ACTION_KIND[actions],
-        np.zeros(n, dtype=bool),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-    )
-    invalid = np.flatnonzero(~valid & active)
-    events.error_code[invalid] = E_INVALID
-    events.duration[invalid] = _INVALID_MS
+    every = _rows(n)
+    copyto = np.copyto
+    phase = states[:, S_PHASE]
+    fetched_by = states[:, S_FETCHED]
+    valid = VALID[actions, phase]
+    stepping = np.ones(n, dtype=bool) if active is None else active
+    if active is not None:
+        valid &= active
+    invalid = stepping & ~valid
+    category = _CATEGORY[actions]
+    fetching = valid & (category == _FETCHING)
+    extracting = valid & (category == _EXTRACTING)
+    paginating = valid & (category == _PAGINATING)
+    backing_off = valid & (actions == BACKOFF)
+    stopping = valid & (actions == STOP)
     # A rate-limited site refuses (429) a request that follows another without a backoff.
-    limited = sites.rate_limited & (before[:, S_PRESSURE] != 0)
-    fetching = valid & (actions <= 1)
-    _refuse(states, before, np.flatnonzero(fetching & limited), events)
-    reached = np.flatnonzero(fetching & ~limited)
-    if len(reached):
-        _fetch(sites, states, before, actions, reached, draw(reached), events)
-    extracting = np.flatnonzero(valid & (actions >= 2) & (actions <= 4))
-    _extract(sites, states, before, actions, extracting, events)
-    paginating = valid & (actions >= 5) & (actions <= 7)
-    if paginating.any():
-        _paginate(sites, states, before, actions, paginating, limited, draw, events)
-    backing_off = np.flatnonzero(valid & (actions == BACKOFF))
-    states[backing_off, S_PRESSURE] = 0
-    events.duration[backing_off] = _BACKOFF_MS
-    events.success[backing_off] = True
-    stopping = np.flatnonzero(valid & (actions == STOP))
-    states[stopping, S_END] = STOPPED
-    states[stopping, S_PHASE] = DONE
-    events.success[stopping] = True
-    # Every step that did not succeed counts as an error (invalid, refused, failed).
-    _advance(sites, states, active, events.duration, active & ~events.success)
-    return events
+    limited = sites.rate_limited & (states[:, S_PRESSURE] != 0)
+    live = fetched_by == BY_HEADLESS
 
+    # Pagination (``transitions._paginate``): URL navigation, a click or scroll that loads the
+    # next items (a request), or a failure with its error code.
+    pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
+    more = paginating & (pages < sites.total_pages)
+    pagination = sites.pagination
+    link_pages = (pagination == 1) | (pagination == 2)
+    overlay = sites.click_overlay
+    clicking = actions == JAVASCRIPT_CLICK
+    clicked = clicking & ((pagination == 3) | (link_pages & ~overlay))
+    scrolled = (actions == INFINITE_SCROLL) & (pagination == 4)
+    navigate = more & (actions == URL_NAVIGATION)
+    loads = more & live & (clicked | scrolled)
+    page_failed = paginating & ~navigate & ~loads
+    code = np.where(
+        clicking, np.where(link_pages & overlay, E_CLICK_INTERCEPTED, E_NO_CLICKABLE), E_NO_SCROLL
+    )
+    code = np.where(live, code, E_NO_BROWSER)
+    code = np.where(more, code, E_LAST_PAGE)
 
-def _refuse(states: np.ndarray, before: np.ndarray, rows: np.ndarray, events: BatchEvents) -> None:
-    """429 refusals on ``rows``: count them; the ``rate_limits_to_ban``-th bans the crawler."""
-    count = before[rows, S_429] + 1
-    states[rows, S_429] = count
-    banned = count >= _RATE_LIMITS_TO_BAN
-    events.error_code[rows] = np.where(banned, E_BANNED, E_429)
-    events.duration[rows] = _RATE_LIMITED_MS
-    states[rows[banned], S_END] = BLOCKED
-    states[rows[banned], S_PHASE] = DONE
+    refused = (fetching | loads) & limited
+    reached = fetching & ~limited
+    loading = loads & ~limited
+    u = np.zeros(n)
+    drawing = np.flatnonzero(reached | loading)
+    if len(drawing):
+        u[drawing] = draw(drawing)
 
-
-def _fetch(sites, states, before, actions, rows, u, events) -> None:
-    """The fetches that reached the server: a time-out, a 403 or a jittered success.
-
-    ``u`` minus the outcome probabilities in ``transitions._fetch``'s order, the first to go
-    below 0 (the last outcome when none does), in float64 as the scalar code computes them.
-    """
-    fetcher = actions[rows]
-    block = sites.block_rate[rows, fetcher]
+    # Fetches that reach the server: ``u`` minus the outcome probabilities in
+    # ``transitions._fetch``'s order, the first to go below 0 (the last when none does), in
+    # float64 as the scalar code computes them.
+    fetcher = actions & 1
+    block = sites.block_rate[every, fetcher]
     has_block = block > 0.0
     after_timeout = u - _TIMEOUT_RATE
     after_block = np.where(has_block, after_timeout - _THROUGH * block, after_timeout)
     through = np.where(has_block, _THROUGH * (1.0 - block), _THROUGH)
-    timed_out = after_timeout < 0.0
-    blocked = ~timed_out & has_block & (after_block < 0.0)
-    fetched = ~timed_out & ~blocked
-    states[rows, S_PRESSURE] = sites.rate_limited[rows]
+    timed_out = reached & (after_timeout < 0.0)
+    blocked = reached & ~timed_out & has_block & (after_block < 0.0)
+    fetched = reached & ~timed_out & ~blocked
+    fetch_jitter = (after_block - _JITTER_WEIGHT * through >= 0.0).view(np.int8)
+    load_jitter = (u - _JITTER_WEIGHT >= 0.0).view(np.int8)
+    blocks = states[:, S_BLOCKS] + blocked
+    limits = states[:, S_429] + refused
+    banned = (blocked & (blocks >= _BLOCKS_TO_BAN)) | (refused & (limits >= _RATE_LIMITS_TO_BAN))
 
-    timeouts = rows[timed_out]
-    events.error_code[timeouts] = E_TIMEOUT
-    events.duration[timeouts] = _TIMEOUT_MS
+    # Extractions: an empty shell on a client-only site fetched over HTTP, else a page of rows
+    # (duplicates when the page was re-served).
+    extractor = _EXTRACTOR[actions]
+    shell = extracting & (fetched_by == BY_HTTP) & (sites.rendering == 2)
+    extracted = extracting & ~shell
 
-    refused = rows[blocked]
-    count = before[refused, S_BLOCKS] + 1
-    states[refused, S_BLOCKS] = count
-    banned = count >= _BLOCKS_TO_BAN
-    events.error_code[refused] = np.where(banned, E_BANNED, E_403)
-    events.duration[refused] = sites.block_ms[refused]
-    states[refused[banned], S_END] = BLOCKED
-    states[refused[banned], S_PHASE] = DONE
-
-    ok = rows[fetched]
-    second_jitter = (after_block - _JITTER_WEIGHT * through >= 0.0)[fetched].astype(np.int64)
-    states[ok, S_PHASE] = EXTRACT
-    states[ok, S_FETCHED] = np.where(fetcher[fetched] == FETCH_HTTP, BY_HTTP, BY_HEADLESS)
-    events.duration[ok] = sites.fetch_ms[ok, fetcher[fetched], second_jitter]
-    events.success[ok] = True
-
-
-def _extract(sites, states, before, actions, rows, events) -> None:
-    """Extractions: an empty shell on a client-only site fetched over HTTP, else a page of
-    rows (duplicates when the page was re-served)."""
-    if not len(rows):
-        return
-    extractor = actions[rows] - 2
-    events.duration[rows] = sites.extract_ms[rows, extractor]
-    events.tokens[rows] = sites.extract_tokens[rows, extractor]
-    shell = (before[rows, S_FETCHED] == BY_HTTP) & (sites.rendering[rows] == 2)
-    events.error_code[rows[shell]] = E_EMPTY_SHELL
-    done, used = rows[~shell], extractor[~shell]
-    slot = np.where(before[done, S_RESERVED] != 0, S_DUP_CSS, S_CSS) + used
-    states[done, slot] += 1
-    states[done, S_PHASE] = PAGINATE
-    events.success[done] = True
-    events.items[done] = sites.per_page[done, used]
-
-
-def _paginate(sites, states, before, actions, paginating, limited, draw, events) -> None:
-    """Pagination steps (``transitions._paginate``): URL navigation, a click or scroll that
-    loads the next items (a request: refused without backoff on a rate-limited site), or a
-    failure with its error code."""
-    rows = np.flatnonzero(paginating)
-    action = actions[rows]
-    pages = before[rows, S_CSS] + before[rows, S_HEURISTIC] + before[rows, S_LLM]
-    last_page = pages >= sites.total_pages[rows]
-    live = before[rows, S_FETCHED] == BY_HEADLESS
-    pagination = sites.pagination[rows]
-    link_pages = (pagination == 1) | (pagination == 2)
-    overlay = sites.click_overlay[rows]
-    clicked = (action == JAVASCRIPT_CLICK) & ((pagination == 3) | (link_pages & ~overlay))
-    scrolled = (action == INFINITE_SCROLL) & (pagination == 4)
-    navigate = ~last_page & (action == URL_NAVIGATION)
-    loads = ~last_page & ~navigate & live & (clicked | scrolled)
-    code = np.where(
-        action == JAVASCRIPT_CLICK,
-        np.where(link_pages & overlay, E_CLICK_INTERCEPTED, E_NO_CLICKABLE),
-        E_NO_SCROLL,
+    error_code = np.where(page_failed, code, 0)
+    copyto(error_code, E_INVALID, where=invalid)
+    copyto(error_code, E_429, where=refused)
+    copyto(error_code, E_TIMEOUT, where=timed_out)
+    copyto(error_code, E_403, where=blocked)
+    copyto(error_code, E_BANNED, where=banned)
+    copyto(error_code, E_EMPTY_SHELL, where=shell)
+    duration = np.where(paginating, _NAVIGATE_MS, 0)
+    copyto(duration, _SCROLL_FAIL_MS, where=page_failed & (code == E_NO_SCROLL))
+    copyto(
+        duration,
+        _BROWSER_MS[(actions == INFINITE_SCROLL).view(np.int8), load_jitter],
+        where=loading,
     )
-    code = np.where(live, code, E_NO_BROWSER)
-    code = np.where(last_page, E_LAST_PAGE, code)
-    failed = ~navigate & ~loads
-    events.error_code[rows[failed]] = code[failed]
-    events.duration[rows] = _NAVIGATE_MS
-    events.duration[rows[failed & (code == E_NO_SCROLL)]] = _SCROLL_FAIL_MS
+    copyto(duration, _INVALID_MS, where=invalid)
+    copyto(duration, _RATE_LIMITED_MS, where=refused)
+    copyto(duration, _TIMEOUT_MS, where=timed_out)
+    copyto(duration, sites.block_ms, where=blocked)
+    copyto(duration, sites.fetch_ms[every, fetcher, fetch_jitter], where=fetched)
+    copyto(duration, sites.extract_ms[every, extractor], where=extracting)
+    copyto(duration, _BACKOFF_MS, where=backing_off)
+    success = fetched | extracted | navigate | loading | backing_off | stopping
+    events = BatchEvents(
+        ACTION_KIND[actions],
+        success,
+        error_code,
+        duration,
+        np.where(extracting, sites.extract_tokens[every, extractor], 0),
+        np.where(extracted, sites.per_page[every, extractor], 0),
+    )
 
-    moved = rows[navigate]
-    states[moved, S_PHASE] = FETCH
-    states[moved, S_FETCHED] = NOT_FETCHED
-    numbered = (sites.pagination[moved] == 1) | sites.url_replayable[moved]
-    states[moved, S_RESERVED] = np.where(numbered, 0, 1)
-    events.success[moved] = True
+    extracting_rows = np.flatnonzero(extracted)
+    if len(extracting_rows):
+        reserved = states[extracting_rows, S_RESERVED] != 0
+        slot = np.where(reserved, S_DUP_CSS, S_CSS) + extractor[extracting_rows]
+        states[extracting_rows, slot] += 1
+    copyto(states[:, S_PRESSURE], sites.rate_limited, where=reached | loading)
+    copyto(states[:, S_PRESSURE], 0, where=backing_off)
+    numbered = (pagination == 1) | sites.url_replayable
+    copyto(states[:, S_RESERVED], ~numbered, where=navigate)
+    copyto(states[:, S_RESERVED], 0, where=loading)
+    copyto(fetched_by, fetcher + 1, where=fetched)  # BY_HTTP or BY_HEADLESS
+    copyto(fetched_by, NOT_FETCHED, where=navigate)
+    states[:, S_BLOCKS] = blocks
+    states[:, S_429] = limits
+    copyto(phase, EXTRACT, where=fetched | loading)
+    copyto(phase, PAGINATE, where=extracted)
+    copyto(phase, FETCH, where=navigate)
+    copyto(phase, DONE, where=stopping | banned)
+    copyto(states[:, S_END], STOPPED, where=stopping)
+    copyto(states[:, S_END], BLOCKED, where=banned)
+    # Every step that did not succeed counts as an error (invalid, refused, failed).
+    _advance(sites, states, stepping, duration, stepping & ~success)
+    return events
 
-    _refuse(states, before, rows[loads & limited[rows]], events)
-    loading = rows[loads & ~limited[rows]]
-    if len(loading):
-        second_jitter = (draw(loading) - _JITTER_WEIGHT >= 0.0).astype(np.int64)
-        wait = (actions[loading] == INFINITE_SCROLL).astype(np.int64)
-        events.duration[loading] = _BROWSER_MS[wait, second_jitter]
-        states[loading, S_PHASE] = EXTRACT
-        states[loading, S_PRESSURE] = sites.rate_limited[loading]
-        states[loading, S_RESERVED] = 0
-        events.success[loading] = True
+
+@cache
+def _rows(n: int) -> np.ndarray:
+    return np.arange(n)
 
 
 def _advance(sites, states, active, durations, counts_error) -> None:
@@ -461,12 +447,12 @@ def _advance(sites, states, active, durations, counts_error) -> None:
     cap = sites.error_cap
     time_ms = states[:, S_TIME] = states[:, S_TIME] + durations
     steps = states[:, S_STEPS] = states[:, S_STEPS] + active
-    states[:, S_ERROR] += counts_error & (states[:, S_ERROR] < cap)
+    errors = states[:, S_ERROR]
+    errors += counts_error & (errors < cap)
     running = active & (states[:, S_END] == RUNNING)
     over = running & (time_ms > sites.time_budget)
-    states[over, S_END] = OVER_BUDGET
-    states[over, S_ERROR] += states[over, S_ERROR] < cap[over]
-    states[over, S_PHASE] = DONE
     out = running & ~over & (steps >= sites.max_steps)
-    states[out, S_END] = OUT_OF_STEPS
-    states[out, S_PHASE] = DONE
+    errors += over & (errors < cap)
+    np.copyto(states[:, S_END], OVER_BUDGET, where=over)
+    np.copyto(states[:, S_END], OUT_OF_STEPS, where=out)
+    np.copyto(states[:, S_PHASE], DONE, where=over | out)

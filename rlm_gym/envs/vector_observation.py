@@ -22,7 +22,6 @@ from rlm_gym.envs.dynamics import (
     ACTIONS,
     BY_HEADLESS,
     COSTS,
-    DONE,
     E_403,
     E_429,
     E_BANNED,
@@ -73,72 +72,70 @@ _BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
 _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
 _DUP_COLUMNS = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
 _PAGE_COLUMNS = [S_CSS, S_HEURISTIC, S_LLM]
+_N_ACTIONS = len(ACTIONS)
+_LAST_ACTION_START = INDEX["last_action_fetch_http"]
+_ACTION_ONE_HOT = np.eye(_N_ACTIONS, dtype=np.float32)
+# The phase one-hot of each phase (done has no entry: all 0).
+_PHASE_ONE_HOT = np.eye(4, 3, dtype=np.float32)
 
 
-def update_observations(env: Any, rows: np.ndarray, actions, events, previous_phase) -> None:
-    """``CrawlEnv._update_observation`` for the sub-envs of ``rows`` (after their step)."""
+def update_observations(env: Any, actions, events) -> None:
+    """``CrawlEnv._update_observation`` of every sub-env (after its step), column by column.
+
+    The single env writes an entry only when it can change; every such entry is a function of
+    the state (or stays as it was), so writing it on every step writes the same value: the
+    phase and last-action one-hots, the item entries (0 before the first page, as at the
+    reset), the error count, the block counters. Only the page's text ratio (after a fetch)
+    and the failed-method flags keep what they were. Rows that did not step are those a
+    ``NEXT_STEP`` reset rewrites whole at the end of the step, so they are written too.
+    """
     obs = env._obs
-    states = env._states[rows]
+    states = env._states
     sites = env._sites
-    action = actions[rows]
-    phase = states[:, S_PHASE]
-    before = previous_phase[rows]
-    changed = phase != before
-    obs[rows[changed], _PHASE_START + before[changed]] = 0.0
-    entered = changed & (phase != DONE)
-    obs[rows[entered], _PHASE_START + phase[entered]] = 1.0
-
-    success = events.success[rows]
-    kind = events.kind[rows]
-    code = events.error_code[rows]
-    extracted = success & (kind == K_EXTRACT)
-    if extracted.any():
-        _write_item_counts(obs, sites, rows[extracted], states[extracted])
-    fetched = success & (kind == K_FETCH)
-    fetch_rows = rows[fetched]
-    obs[fetch_rows, INDEX["last_text_ratio"]] = np.where(
-        action[fetched] == FETCH_HTTP, env._texts.shell_ratio[fetch_rows], 0.3
-    )
+    success = events.success
+    code = events.error_code
     failed = ~success
-    failed_rows = rows[failed]
-    obs[failed_rows, INDEX["errors"]] = np.minimum(1.0, env._texts.count[failed_rows] / 5.0)
+    obs[:, _PHASE_START : _PHASE_START + 3] = _PHASE_ONE_HOT[states[:, S_PHASE]]
+    _write_item_counts(obs, sites, states)
+    fetched = success & (events.kind == K_FETCH)
+    ratio = np.where(actions == FETCH_HTTP, env._texts.shell_ratio, 0.3)
+    np.copyto(obs[:, INDEX["last_text_ratio"]], ratio, where=fetched)
+    obs[:, INDEX["errors"]] = np.minimum(1.0, env._texts.count / 5.0)
     # A method fails "on this site" only where it is valid (``CrawlEnv._update_observation``).
-    remembered = failed & (code != E_INVALID) & (action < _N_METHODS)
-    obs[rows[remembered], INDEX["failed_fetch_http"] + action[remembered]] = 1.0
-    blocked = _BLOCK_ERROR[code]
-    refused = failed & blocked
-    obs[rows[refused], INDEX["count_403"]] = states[refused, S_BLOCKS] / _BLOCKS_TO_BAN
-    obs[rows[refused], INDEX["count_429"]] = states[refused, S_429] / _RATE_LIMITS_TO_BAN
-
-    obs[rows, INDEX["elapsed"]] = np.minimum(2.0, states[:, S_TIME] / sites.time_budget[rows])
-    obs[rows, INDEX["last_latency"]] = np.minimum(4.0, events.duration[rows] / 10_000.0)
-    obs[rows, INDEX["politeness"]] = np.minimum(1.0, env._requests[rows] / 3.0)
-    obs[rows, INDEX["browser_live"]] = states[:, S_FETCHED] == BY_HEADLESS
-    obs[rows, INDEX["last_failed"]] = failed
-    obs[rows, INDEX["last_blocked"]] = blocked
-    obs[rows, INDEX["steps"]] = states[:, S_STEPS] / sites.max_steps[rows]
-    last = env._last_action[rows]
-    had_last = last >= 0
-    obs[rows[had_last], INDEX["last_action_fetch_http"] + last[had_last]] = 0.0
-    obs[rows, INDEX["last_action_fetch_http"] + action] = 1.0
-    env._last_action[rows] = action
+    remembered = np.flatnonzero(failed & (code != E_INVALID) & (actions < _N_METHODS))
+    if len(remembered):
+        obs[remembered, INDEX["failed_fetch_http"] + actions[remembered]] = 1.0
+    obs[:, INDEX["count_403"]] = states[:, S_BLOCKS] / _BLOCKS_TO_BAN
+    obs[:, INDEX["count_429"]] = states[:, S_429] / _RATE_LIMITS_TO_BAN
+    obs[:, INDEX["elapsed"]] = np.minimum(2.0, states[:, S_TIME] / sites.time_budget)
+    obs[:, INDEX["last_latency"]] = np.minimum(4.0, events.duration / 10_000.0)
+    obs[:, INDEX["politeness"]] = np.minimum(1.0, env._requests / 3.0)
+    obs[:, INDEX["browser_live"]] = states[:, S_FETCHED] == BY_HEADLESS
+    obs[:, INDEX["last_failed"]] = failed
+    obs[:, INDEX["last_blocked"]] = _BLOCK_ERROR[code]
+    obs[:, INDEX["steps"]] = states[:, S_STEPS] / sites.max_steps
+    obs[:, _LAST_ACTION_START : _LAST_ACTION_START + _N_ACTIONS] = _ACTION_ONE_HOT[actions]
+    env._last_action[:] = actions
 
 
-def _write_item_counts(obs, sites, rows, states) -> None:
-    """The item entries after an extraction (``dynamics.item_counts``, per extractor)."""
+def _write_item_counts(obs, sites, states) -> None:
+    """The item entries (``dynamics.item_counts``, per extractor)."""
     pages = states[:, _PAGE_COLUMNS]
-    per_page = sites.per_page[rows]
+    duplicate_pages = states[:, _DUP_COLUMNS]
+    per_page = sites.per_page
     counts = pages * per_page
-    defective = (counts * sites.defect_share[rows]).astype(np.int64)
+    defective = (counts * sites.defect_share).astype(np.int64)
     items = counts.sum(axis=1)
-    valid = np.where(sites.broken[rows], 0, counts - defective).sum(axis=1)
-    duplicates = (states[:, _DUP_COLUMNS] * per_page).sum(axis=1)
-    collected = pages.sum(axis=1) + states[:, _DUP_COLUMNS].sum(axis=1)
-    obs[rows, INDEX["pages_collected"]] = np.minimum(3.0, collected / 10.0)
-    obs[rows, INDEX["items_vs_target"]] = np.minimum(2.0, valid / sites.target_items[rows])
+    valid = np.where(sites.broken, 0, counts - defective).sum(axis=1)
+    duplicates = (duplicate_pages * per_page).sum(axis=1)
+    collected = pages.sum(axis=1) + duplicate_pages.sum(axis=1)
+    obs[:, INDEX["pages_collected"]] = np.minimum(3.0, collected / 10.0)
+    obs[:, INDEX["items_vs_target"]] = np.minimum(2.0, valid / sites.target_items)
     safe_items = np.where(items > 0, items, 1)
-    obs[rows, INDEX["item_quality"]] = np.where(items > 0, valid / safe_items, 0.0)
-    obs[rows, INDEX["duplicate_rows"]] = duplicates / (items + duplicates)
+    obs[:, INDEX["item_quality"]] = np.where(items > 0, valid / safe_items, 0.0)
+    delivered = items + duplicates
+    share = duplicates / np.where(delivered > 0, delivered, 1)
+    obs[:, INDEX["duplicate_rows"]] = np.where(delivered > 0, share, 0.0)
 
 
 def _new_mask(n: int, rows: Any) -> np.ndarray:
