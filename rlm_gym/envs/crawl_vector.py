@@ -64,7 +64,6 @@ from rlm_gym.envs.dynamics import (
     DONE,
     INFINITE_SCROLL,
     JAVASCRIPT_CLICK,
-    K_FETCH,
     S_PHASE,
     S_STEPS,
     STOP,
@@ -105,6 +104,10 @@ _N_ACTIONS = len(ACTIONS)
 _INITIAL_STATE = np.array(initial_state(), dtype=np.int64)
 _NO_COMPONENTS = np.zeros((0, 6))
 _MASKS = np.concatenate([VALID.T[:3], np.eye(_N_ACTIONS, dtype=bool)[None, STOP]])
+# By action: whether it sends a request (fetches, valid or not, and browser loads), and its
+# one-hot count.
+_REQUESTS = np.isin(np.arange(_N_ACTIONS), (0, 1, JAVASCRIPT_CLICK, INFINITE_SCROLL))
+_USES = np.eye(_N_ACTIONS, dtype=np.int64)
 
 
 class CrawlVectorEnv(VectorEnv):
@@ -193,7 +196,8 @@ class CrawlVectorEnv(VectorEnv):
         self._next_uniform = np.zeros(n, dtype=np.int64)
         self._uniform_count = np.zeros(n, dtype=np.int64)
         self._sites = SiteArrays(n)
-        self._states = np.zeros((n, 16), dtype=np.int64)
+        # Column-major: a step reads and writes whole columns (one per state entry).
+        self._states = np.zeros((n, 16), dtype=np.int64, order="F")
         self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._texts = StepTexts(n, self.max_steps)
         self._requests = np.zeros(n, dtype=np.int64)
@@ -288,34 +292,32 @@ class CrawlVectorEnv(VectorEnv):
                 "`reset(options={'reset_mask': ...})` before stepping (autoreset DISABLED)"
             )
         active = ~resets if mode is AutoresetMode.NEXT_STEP else np.ones(n, dtype=bool)
-        rows = np.flatnonzero(active)
         previous_phase = self._states[:, S_PHASE].copy()
         events = batch_transition(self._sites, self._states, actions, self._draw, active)
         states = self._states
-        failed = rows[~events.success[rows]]
+        failed = (active & ~events.success).nonzero()[0]
         self._texts.record_errors(
             failed, events.error_code[failed], actions[failed], previous_phase
         )
         # Requests: fetches (valid or not) and browser loads; a backoff clears the pressure.
-        requested = active & (
-            (events.kind == K_FETCH) | (actions == JAVASCRIPT_CLICK) | (actions == INFINITE_SCROLL)
-        )
+        requested = active & _REQUESTS[actions]
         self._requests += requested
         self._requests_sent += requested
-        self._requests[active & (actions == BACKOFF)] = 0
-        self._used[rows, actions[rows]] += 1
+        np.copyto(self._requests, 0, where=active & (actions == BACKOFF))
+        # (A sub-env that did not step is reset at the end of the step: its counts too.)
+        self._used += _USES[actions]
         update_observations(self, actions, events)
 
         rewards = np.zeros(n)
         terminated = active & (states[:, S_PHASE] == DONE)
         truncated = active & (states[:, S_STEPS] >= self.max_episode_steps)
-        finished = np.flatnonzero(terminated)
+        finished = terminated.nonzero()[0]
         finals = None
         if len(finished):
             finals = FinishedCrawls(self, finished, actions, events, self._model_source(finished))
             rewards[finished] = finals.scores
         self._finals = finals
-        infos = self._texts.step_infos(self, rows, actions, events, previous_phase, finals)
+        infos = self._texts.step_infos(self, active, actions, events, previous_phase, finals)
         ended = terminated | truncated
         if mode is AutoresetMode.SAME_STEP:
             if ended.any():

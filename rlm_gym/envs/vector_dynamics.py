@@ -154,9 +154,10 @@ class SiteArrays:
         n = num_envs
         # Three blocks, one per dtype, each field a view of its columns: a reset copies a
         # site's numbers in three row copies (``copy_rows``) instead of one per field.
-        self.ints = np.zeros((n, _N_INTS), dtype=np.int64)
-        self.floats = np.zeros((n, _N_FLOATS))
-        self.flags = np.zeros((n, _N_FLAGS), dtype=bool)
+        # Column-major, as a step reads them a field at a time.
+        self.ints = np.zeros((n, _N_INTS), dtype=np.int64, order="F")
+        self.floats = np.zeros((n, _N_FLOATS), order="F")
+        self.flags = np.zeros((n, _N_FLAGS), dtype=bool, order="F")
         ints, floats, flags = self.ints, self.floats, self.flags
         self.pattern_type = ints[:, 0]
         self.rendering = ints[:, 1]

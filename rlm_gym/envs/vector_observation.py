@@ -52,10 +52,15 @@ from rlm_gym.envs.observation import (
 )
 from rlm_gym.envs.profiles import SiteProfile
 from rlm_gym.envs.reports import ERROR_TEXTS, site_codes
-from rlm_gym.envs.vector_finals import TASK_DTYPES
+from rlm_gym.envs.vector_finals import TASK_DTYPES, error_texts
 from rlm_gym.policies.types import trusted_action_result
 
-__all__ = ["ERROR_TEXTS", "INITIAL_PROGRESS", "StepTexts", "update_observations"]
+__all__ = [
+    "ERROR_TEXTS",
+    "INITIAL_PROGRESS",
+    "StepTexts",
+    "update_observations",
+]
 
 # The progress and memory entries at reset: everything 0 except ``phase_fetch``.
 INITIAL_PROGRESS = [
@@ -73,6 +78,9 @@ _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
 _DUP_COLUMNS = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
 _PAGE_COLUMNS = [S_CSS, S_HEURISTIC, S_LLM]
 _N_ACTIONS = len(ACTIONS)
+_N_PHASES = ERROR_TEXTS.shape[2]
+# ``add_finals``' masks: the action name, the task's keys, ``task``, the score, the result.
+_N_FINAL_MASKS = len(TASK_DTYPES) + 4
 _LAST_ACTION_START = INDEX["last_action_fetch_http"]
 _ACTION_ONE_HOT = np.eye(_N_ACTIONS, dtype=np.float32)
 # The phase one-hot of each phase (done has no entry: all 0).
@@ -136,12 +144,6 @@ def _write_item_counts(obs, sites, states) -> None:
     delivered = items + duplicates
     share = duplicates / np.where(delivered > 0, delivered, 1)
     obs[:, INDEX["duplicate_rows"]] = np.where(delivered > 0, share, 0.0)
-
-
-def _new_mask(n: int, rows: Any) -> np.ndarray:
-    mask = np.zeros(n, dtype=bool)
-    mask[rows] = True
-    return mask
 
 
 class _StepReport:
@@ -220,8 +222,8 @@ class StepTexts:
         self.pattern_types = np.full(num_envs, "", dtype=object)
         self.domains = np.full(num_envs, "", dtype=object)
         self.shell_ratio = np.zeros(num_envs)
-        # Each logged error as (code, action, phase): its text is ``ERROR_TEXTS`` of them.
-        self.log = np.zeros((num_envs, max_steps, 3), dtype=np.int64)
+        # Each logged error as its index into ``ERROR_TEXTS`` (code, action, phase) flattened.
+        self.log = np.zeros((num_envs, max_steps), dtype=np.int64)
         self.count = np.zeros(num_envs, dtype=np.int64)
 
     def reset(self, index: int, profile: SiteProfile) -> None:
@@ -234,34 +236,33 @@ class StepTexts:
     def record_errors(self, rows, codes, actions, phases) -> None:
         """Log one error for each sub-env of ``rows`` (their failed steps)."""
         position = self.count[rows]
-        self.log[rows, position] = np.stack([codes, actions, phases[rows]], axis=1)
+        self.log[rows, position] = (codes * _N_ACTIONS + actions) * _N_PHASES + phases[rows]
         self.count[rows] = position + 1
 
     def errors(self, index: int) -> list[str]:
         """Sub-env ``index``'s error texts so far, in order."""
-        entries = self.log[index, : self.count[index]]
-        return [ERROR_TEXTS[code, action, phase] for code, action, phase in entries.tolist()]
+        return error_texts(self.log[index, : self.count[index]])
 
     def step_infos(
-        self, env: Any, rows, actions, events, previous_phase, finals: Any = None
+        self, env: Any, stepped: np.ndarray, actions, events, previous_phase, finals: Any = None
     ) -> dict[str, Any]:
-        """The step's ``action`` and ``action_result`` infos of the sub-envs of ``rows``; the
-        codes and ``ActionResult`` s are built when read (``LazyColumn``). ``finals`` (a
-        ``FinishedCrawls``) gives the final ``ActionResult`` of the sub-envs that finished."""
+        """The step's ``action`` and ``action_result`` infos of the sub-envs of the mask
+        ``stepped``; the codes and ``ActionResult`` s are built when read (``LazyColumn``).
+        ``finals`` (a ``FinishedCrawls``) gives the final ``ActionResult`` of the sub-envs that
+        finished."""
         n = env.num_envs
-        mask = _new_mask(n, rows)
         states = env._states
         pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
         sites = (self.pattern_types.copy(), self.domains.copy())
-        report = _StepReport(
-            mask.copy(), actions.copy(), previous_phase, events, pages, sites, finals
-        )
+        masks = np.empty((4, n), dtype=bool)
+        masks[:] = stepped
+        report = _StepReport(masks[0], actions.copy(), previous_phase, events, pages, sites, finals)
         names = _ACTION_NAMES[actions]
-        action = {"action": names, "_action": mask, "code": LazyColumn(n, report.code)}
-        action["_code"] = mask.copy()
-        infos = {"action": action, "_action": mask.copy()}
+        action = {"action": names, "_action": masks[1], "code": LazyColumn(n, report.code)}
+        action["_code"] = masks[2]
+        infos = {"action": action, "_action": masks[3]}
         infos["action_result"] = LazyColumn(n, report.result)
-        infos["_action_result"] = mask.copy()
+        infos["_action_result"] = stepped.copy()
         return infos
 
     @staticmethod
@@ -273,22 +274,25 @@ class StepTexts:
         if not rows:
             return
         n = env.num_envs
+        # One block for the masks of the keys (each key its own row: its own array).
+        masks = np.zeros((_N_FINAL_MASKS, n), dtype=bool)
+        masks[:, rows] = True
         action = infos["action"]
         action["action"][rows] = "final"
         names = np.full(n, None, dtype=object)
         names[rows] = _ACTION_NAMES[finals.actions]
-        action["name"], action["_name"] = names, _new_mask(n, rows)
+        action["name"], action["_name"] = names, masks[0]
         task: dict[str, Any] = {}
-        for key, dtype in TASK_DTYPES.items():
+        for index, (key, dtype) in enumerate(TASK_DTYPES.items(), start=1):
             column = task[key] = np.zeros(n, dtype=dtype)
             column[rows] = finals.task[key]
-            task[f"_{key}"] = _new_mask(n, rows)
-        infos["task"], infos["_task"] = task, _new_mask(n, rows)
+            task[f"_{key}"] = masks[index]
+        infos["task"], infos["_task"] = task, masks[-3]
         scores = np.zeros(n)
         scores[rows] = finals.true_scores
-        infos["true_crawl_score"], infos["_true_crawl_score"] = scores, _new_mask(n, rows)
+        infos["true_crawl_score"], infos["_true_crawl_score"] = scores, masks[-2]
         infos["crawl_result"] = LazyColumn(n, finals.crawl_result)
-        infos["_crawl_result"] = _new_mask(n, rows)
+        infos["_crawl_result"] = masks[-1]
 
     @staticmethod
     def drop(infos: dict[str, Any], finished: np.ndarray) -> None:
