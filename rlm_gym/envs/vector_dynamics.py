@@ -103,6 +103,7 @@ _N_ACTIONS = len(ACTIONS)
 VALID = np.array(
     [[phase in VALID_PHASES[action] for phase in range(4)] for action in range(_N_ACTIONS)]
 )
+_VALID_CELLS = VALID.reshape(-1)
 # The event kind of every action's outcomes (valid or not, refused or not).
 ACTION_KIND = np.array([
     K_FETCH, K_FETCH, K_EXTRACT, K_EXTRACT, K_EXTRACT,
@@ -118,18 +119,39 @@ _BACKOFF_MS = int(COSTS["backoff_ms"])
 _BLOCKS_TO_BAN = COSTS["blocks_to_ban"]
 _RATE_LIMITS_TO_BAN = COSTS["rate_limits_to_ban"]
 _SCROLL_FAIL_MS = time_on_grid(COSTS["scroll_wait_ms"])
-# A click or scroll that loads items: its two jittered waits, by action (click, scroll).
-_BROWSER_MS = np.array(
+# A click or scroll that loads items: its two jittered waits, by action (click, scroll),
+# flattened (``2 * scroll + jitter``).
+_BROWSER_CELLS = np.array(
     [
         [time_on_grid(COSTS["click_wait_ms"] * factor) for _, factor in JITTER],
         [time_on_grid(COSTS["scroll_wait_ms"] * factor) for _, factor in JITTER],
     ]
-)
+).reshape(-1)
 _JITTER_WEIGHT = JITTER[0][0]
-# Each action's family, and the extractor of the extraction actions (0 for the others).
-_FETCHING, _EXTRACTING, _PAGINATING, _OTHER = range(4)
-_CATEGORY = np.array([0, 0, 1, 1, 1, 2, 2, 2, 3, 3])
+# The extractor of the extraction actions (0 for the others).
 _EXTRACTOR = np.array([0, 0, 0, 1, 2, 0, 0, 0, 0, 0])
+# By action (a column each): fetch, extraction, pagination, backoff, stop, then the actions a
+# step tests by name: JavaScript click, infinite scroll, URL navigation.
+_ACTION_INDEX = np.arange(len(ACTIONS))
+_ACTION_TESTS = np.stack(
+    [
+        _ACTION_INDEX <= 1,
+        (_ACTION_INDEX >= 2) & (_ACTION_INDEX <= 4),
+        (_ACTION_INDEX >= 5) & (_ACTION_INDEX <= 7),
+        _ACTION_INDEX == BACKOFF,
+        _ACTION_INDEX == STOP,
+        _ACTION_INDEX == JAVASCRIPT_CLICK,
+        _ACTION_INDEX == INFINITE_SCROLL,
+        _ACTION_INDEX == URL_NAVIGATION,
+    ]
+)
+# By pagination kind (a column each): link pages (numbered or next link), script-driven, infinite
+# scroll, numbered URLs.
+_PAGINATION_TESTS = np.array(
+    [[kind in (1, 2), kind == 3, kind == 4, kind == 1] for kind in range(5)]
+).T.copy()
+# The first cell (column) of each site field in ``SiteArrays.int_cells``.
+_FETCH_MS, _PER_PAGE, _EXTRACT_MS, _EXTRACT_TOKENS = 9, 13, 16, 19
 _N_INTS, _N_FLOATS, _N_FLAGS = 22, 5, 6
 
 
@@ -180,6 +202,10 @@ class SiteArrays:
         self.click_overlay = flags[:, 1]
         self.url_replayable = flags[:, 2]
         self.broken = flags[:, 3:6]
+        # The int and float blocks flattened field after field (views): a step gathers a
+        # field's entry of each sub-env with one ``take`` (``column * n + row``).
+        self.int_cells = ints.T.reshape(-1)
+        self.float_cells = floats.T.reshape(-1)
 
     def copy_rows(self, rows: np.ndarray, other: SiteArrays, start: int, stop: int) -> None:
         """Write the rows of sub-envs ``rows`` from rows ``start:stop`` of ``other``."""
@@ -316,17 +342,20 @@ def batch_transition(
     copyto = np.copyto
     phase = states[:, S_PHASE]
     fetched_by = states[:, S_FETCHED]
-    valid = VALID[actions, phase]
+    valid = _VALID_CELLS.take(actions * 4 + phase)
     stepping = np.ones(n, dtype=bool) if active is None else active
     if active is not None:
         valid &= active
     invalid = stepping & ~valid
-    category = _CATEGORY[actions]
-    fetching = valid & (category == _FETCHING)
-    extracting = valid & (category == _EXTRACTING)
-    paginating = valid & (category == _PAGINATING)
-    backing_off = valid & (actions == BACKOFF)
-    stopping = valid & (actions == STOP)
+    # Each action's family and the actions tested by name: one gather of the table.
+    fetching, extracting, paginating, backing_off, stopping, clicking, scrolling, navigating = (
+        _ACTION_TESTS.take(actions, axis=1)
+    )
+    fetching &= valid
+    extracting &= valid
+    paginating &= valid
+    backing_off &= valid
+    stopping &= valid
     # A rate-limited site refuses (429) a request that follows another without a backoff.
     limited = sites.rate_limited & (states[:, S_PRESSURE] != 0)
     live = fetched_by == BY_HEADLESS
@@ -335,92 +364,88 @@ def batch_transition(
     # next items (a request), or a failure with its error code.
     pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
     more = paginating & (pages < sites.total_pages)
-    pagination = sites.pagination
-    link_pages = (pagination == 1) | (pagination == 2)
-    overlay = sites.click_overlay
-    clicking = actions == JAVASCRIPT_CLICK
-    clicked = clicking & ((pagination == 3) | (link_pages & ~overlay))
-    scrolled = (actions == INFINITE_SCROLL) & (pagination == 4)
-    navigate = more & (actions == URL_NAVIGATION)
-    loads = more & live & (clicked | scrolled)
+    link_pages, by_script, by_scroll, numbered = _PAGINATION_TESTS.take(sites.pagination, axis=1)
+    intercepted = link_pages & sites.click_overlay
+    clicked = clicking & (by_script | (link_pages ^ intercepted))
+    navigate = more & navigating
+    loads = more & live & (clicked | (scrolling & by_scroll))
     page_failed = paginating & ~navigate & ~loads
-    code = np.where(
-        clicking, np.where(link_pages & overlay, E_CLICK_INTERCEPTED, E_NO_CLICKABLE), E_NO_SCROLL
-    )
-    code = np.where(live, code, E_NO_BROWSER)
-    code = np.where(more, code, E_LAST_PAGE)
+    code = np.where(clicking, E_NO_CLICKABLE, E_NO_SCROLL)
+    copyto(code, E_CLICK_INTERCEPTED, where=clicking & intercepted)
+    copyto(code, E_NO_BROWSER, where=~live)
+    copyto(code, E_LAST_PAGE, where=~more)
+    code *= page_failed
 
     refused = (fetching | loads) & limited
     reached = fetching & ~limited
     loading = loads & ~limited
     u = np.zeros(n)
-    drawing = np.flatnonzero(reached | loading)
+    drawing = (reached | loading).nonzero()[0]
     if len(drawing):
         u[drawing] = draw(drawing)
 
     # Fetches that reach the server: ``u`` minus the outcome probabilities in
     # ``transitions._fetch``'s order, the first to go below 0 (the last when none does), in
-    # float64 as the scalar code computes them.
+    # float64 as the scalar code computes them. Without a block rate the block terms are
+    # exactly 0.0 (``x - 0.0 * y`` is ``x``), so no site needs a branch of its own.
     fetcher = actions & 1
-    block = sites.block_rate[every, fetcher]
-    has_block = block > 0.0
+    block = sites.float_cells.take(fetcher * n + every)
     after_timeout = u - _TIMEOUT_RATE
-    after_block = np.where(has_block, after_timeout - _THROUGH * block, after_timeout)
-    through = np.where(has_block, _THROUGH * (1.0 - block), _THROUGH)
+    after_block = after_timeout - _THROUGH * block
+    through = _THROUGH * (1.0 - block)
     timed_out = reached & (after_timeout < 0.0)
-    blocked = reached & ~timed_out & has_block & (after_block < 0.0)
+    blocked = reached & ~timed_out & (after_block < 0.0)
     fetched = reached & ~timed_out & ~blocked
-    fetch_jitter = (after_block - _JITTER_WEIGHT * through >= 0.0).view(np.int8)
-    load_jitter = (u - _JITTER_WEIGHT >= 0.0).view(np.int8)
+    fetch_jitter = after_block - _JITTER_WEIGHT * through >= 0.0
+    load_jitter = u - _JITTER_WEIGHT >= 0.0
     blocks = states[:, S_BLOCKS] + blocked
     limits = states[:, S_429] + refused
     banned = (blocked & (blocks >= _BLOCKS_TO_BAN)) | (refused & (limits >= _RATE_LIMITS_TO_BAN))
 
     # Extractions: an empty shell on a client-only site fetched over HTTP, else a page of rows
     # (duplicates when the page was re-served).
-    extractor = _EXTRACTOR[actions]
+    extractor = _EXTRACTOR.take(actions)
     shell = extracting & (fetched_by == BY_HTTP) & (sites.rendering == 2)
     extracted = extracting & ~shell
+    cells = sites.int_cells
+    extractor_cell = extractor * n + every
 
-    error_code = np.where(page_failed, code, 0)
+    error_code = code
     copyto(error_code, E_INVALID, where=invalid)
     copyto(error_code, E_429, where=refused)
     copyto(error_code, E_TIMEOUT, where=timed_out)
     copyto(error_code, E_403, where=blocked)
     copyto(error_code, E_BANNED, where=banned)
     copyto(error_code, E_EMPTY_SHELL, where=shell)
-    duration = np.where(paginating, _NAVIGATE_MS, 0)
+    duration = paginating * _NAVIGATE_MS
     copyto(duration, _SCROLL_FAIL_MS, where=page_failed & (code == E_NO_SCROLL))
-    copyto(
-        duration,
-        _BROWSER_MS[(actions == INFINITE_SCROLL).view(np.int8), load_jitter],
-        where=loading,
-    )
+    copyto(duration, _BROWSER_CELLS.take(scrolling * 2 + load_jitter), where=loading)
     copyto(duration, _INVALID_MS, where=invalid)
     copyto(duration, _RATE_LIMITED_MS, where=refused)
     copyto(duration, _TIMEOUT_MS, where=timed_out)
     copyto(duration, sites.block_ms, where=blocked)
-    copyto(duration, sites.fetch_ms[every, fetcher, fetch_jitter], where=fetched)
-    copyto(duration, sites.extract_ms[every, extractor], where=extracting)
+    fetch_cell = (_FETCH_MS + fetcher * 2 + fetch_jitter) * n + every
+    copyto(duration, cells.take(fetch_cell), where=fetched)
+    copyto(duration, cells.take(extractor_cell + _EXTRACT_MS * n), where=extracting)
     copyto(duration, _BACKOFF_MS, where=backing_off)
     success = fetched | extracted | navigate | loading | backing_off | stopping
     events = BatchEvents(
-        ACTION_KIND[actions],
+        ACTION_KIND.take(actions),
         success,
         error_code,
         duration,
-        np.where(extracting, sites.extract_tokens[every, extractor], 0),
-        np.where(extracted, sites.per_page[every, extractor], 0),
+        cells.take(extractor_cell + _EXTRACT_TOKENS * n) * extracting,
+        cells.take(extractor_cell + _PER_PAGE * n) * extracted,
     )
 
-    extracting_rows = np.flatnonzero(extracted)
+    extracting_rows = extracted.nonzero()[0]
     if len(extracting_rows):
         reserved = states[extracting_rows, S_RESERVED] != 0
         slot = np.where(reserved, S_DUP_CSS, S_CSS) + extractor[extracting_rows]
         states[extracting_rows, slot] += 1
     copyto(states[:, S_PRESSURE], sites.rate_limited, where=reached | loading)
     copyto(states[:, S_PRESSURE], 0, where=backing_off)
-    numbered = (pagination == 1) | sites.url_replayable
+    numbered |= sites.url_replayable
     copyto(states[:, S_RESERVED], ~numbered, where=navigate)
     copyto(states[:, S_RESERVED], 0, where=loading)
     copyto(fetched_by, fetcher + 1, where=fetched)  # BY_HTTP or BY_HEADLESS
