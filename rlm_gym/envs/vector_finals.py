@@ -38,7 +38,6 @@ from rlm_gym.envs.dynamics import (
     S_CSS,
     S_DUP_CSS,
     S_END,
-    S_HEURISTIC,
     S_LLM,
     S_TIME,
     SiteModel,
@@ -49,8 +48,6 @@ from rlm_gym.envs.scoring import Scorer
 
 __all__ = ["TASK_DTYPES", "FinalCrawl", "FinishedCrawls", "content_parts", "error_texts"]
 
-_PAGES = [S_CSS, S_HEURISTIC, S_LLM]
-_DUPLICATES = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
 _EFFICIENCY = COMPONENT_NAMES.index("efficiency")
 _N_COMPONENTS = len(COMPONENT_NAMES)
 # ``task_outcome``'s keys and the dtype ``_add_info`` gives each (that of its first value).
@@ -147,8 +144,8 @@ class FinishedCrawls:
         self._info: dict[int, dict[str, Any]] = {}
         sites, texts = env._sites, env._texts
         states = self.states = env._states[rows]
-        pages = states[:, _PAGES]
-        duplicates = states[:, _DUPLICATES]
+        pages = states[:, S_CSS : S_LLM + 1]
+        duplicates = states[:, S_DUP_CSS : S_DUP_CSS + 3]
         per_page = sites.per_page[rows]
         new_rows = pages * per_page
         defective = (new_rows * sites.defect_share[rows]).astype(np.int64)

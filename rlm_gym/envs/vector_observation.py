@@ -75,8 +75,6 @@ _BLOCK_ERROR = np.isin(np.arange(len(ERRORS)), (E_403, E_429, E_BANNED))
 _N_METHODS = len(MEMORY_METHODS)
 _BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
 _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
-_DUP_COLUMNS = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
-_PAGE_COLUMNS = [S_CSS, S_HEURISTIC, S_LLM]
 _N_ACTIONS = len(ACTIONS)
 _N_PHASES = ERROR_TEXTS.shape[2]
 # ``add_finals``' masks: the action name, the task's keys, ``task``, the score, the result.
@@ -128,22 +126,20 @@ def update_observations(env: Any, actions, events) -> None:
 
 def _write_item_counts(obs, sites, states) -> None:
     """The item entries (``dynamics.item_counts``, per extractor)."""
-    pages = states[:, _PAGE_COLUMNS]
-    duplicate_pages = states[:, _DUP_COLUMNS]
+    pages = states[:, S_CSS : S_LLM + 1]
+    duplicate_pages = states[:, S_DUP_CSS : S_DUP_CSS + 3]
     per_page = sites.per_page
     counts = pages * per_page
     defective = (counts * sites.defect_share).astype(np.int64)
     items = counts.sum(axis=1)
-    valid = np.where(sites.broken, 0, counts - defective).sum(axis=1)
+    valid = ((counts - defective) * ~sites.broken).sum(axis=1)
     duplicates = (duplicate_pages * per_page).sum(axis=1)
     collected = pages.sum(axis=1) + duplicate_pages.sum(axis=1)
     obs[:, INDEX["pages_collected"]] = np.minimum(3.0, collected / 10.0)
     obs[:, INDEX["items_vs_target"]] = np.minimum(2.0, valid / sites.target_items)
-    safe_items = np.where(items > 0, items, 1)
-    obs[:, INDEX["item_quality"]] = np.where(items > 0, valid / safe_items, 0.0)
-    delivered = items + duplicates
-    share = duplicates / np.where(delivered > 0, delivered, 1)
-    obs[:, INDEX["duplicate_rows"]] = np.where(delivered > 0, share, 0.0)
+    # With no items there are no valid ones and no duplicates either: 0 / 1.
+    obs[:, INDEX["item_quality"]] = valid / np.maximum(items, 1)
+    obs[:, INDEX["duplicate_rows"]] = duplicates / np.maximum(items + duplicates, 1)
 
 
 class _StepReport:
