@@ -260,22 +260,36 @@ class SiteArrays:
         self.error_cap[rows] = cap
         self.block_rate[rows] = _BLOCK_RATE[protection]
         self.block_ms[rows] = np.maximum(100, (ttfb / 100.0 + 0.5).astype(np.int64) * 100)
-        render = _RENDER_MS[column[1]].tolist()
-        self.fetch_ms[rows] = [
-            _fetch_ms(ms, extra) for ms, extra in zip(ttfb.tolist(), render, strict=True)
-        ]
-        numbers = [
-            extraction_numbers(bool(markup), bool(json_ld), per_page)
-            for markup, json_ld, per_page in zip(
-                column[4].tolist(), column[5].tolist(), column[8].tolist(), strict=True
-            )
-        ]
-        per_page, defects, broken, extract_ms, tokens = zip(*numbers, strict=True)
-        self.per_page[rows] = per_page
-        self.defect_share[rows] = defects
-        self.broken[rows] = broken
-        self.extract_ms[rows] = extract_ms
-        self.extract_tokens[rows] = tokens
+        # Both maps take few distinct inputs: each distinct one is mapped once.
+        render = _RENDER_MS[column[1]]
+        self.fetch_ms[rows] = _per_distinct((ttfb, render), _fetch_cells)
+        numbers = _per_distinct((column[4], column[5], column[8]), _extraction_cells)
+        self.per_page[rows] = numbers[:, 0:3]
+        self.defect_share[rows] = numbers[:, 3:6]
+        self.broken[rows] = numbers[:, 6:9] != 0
+        self.extract_ms[rows] = numbers[:, 9:12]
+        self.extract_tokens[rows] = numbers[:, 12:15]
+
+
+def _per_distinct(inputs: tuple[np.ndarray, ...], function: Callable[..., list]) -> np.ndarray:
+    """``function(*row)`` of each row of the columns ``inputs`` (non-negative ints; one call
+    per distinct row), as an array with one row per input row."""
+    key = inputs[0]
+    for column in inputs[1:]:
+        key = key * (int(column.max()) + 1) + column
+    _, first, where = np.unique(key, return_index=True, return_inverse=True)
+    rows = np.stack([column[first] for column in inputs], axis=1).tolist()
+    return np.array([function(*row) for row in rows])[where]
+
+
+def _fetch_cells(ttfb_ms: int, render_ms: int) -> list[list[int]]:
+    return [list(durations) for durations in _fetch_ms(ttfb_ms, render_ms)]
+
+
+def _extraction_cells(regular_markup: int, json_ld: int, items_per_page: int) -> list[float]:
+    """``extraction_numbers`` as one row: per page, defect shares, breaks, times, tokens."""
+    numbers = extraction_numbers(bool(regular_markup), bool(json_ld), items_per_page)
+    return [value for part in numbers for value in part]
 
 
 _BLOCK_RATE = np.array(BLOCK_RATE)
