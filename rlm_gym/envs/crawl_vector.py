@@ -205,6 +205,7 @@ class CrawlVectorEnv(VectorEnv):
         self._used = np.zeros((n, _N_ACTIONS), dtype=np.int64)
         self._last_action = np.full(n, -1, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
+        self._fetch_phases = np.full(n, "fetch", dtype=object)
         self._started = False
         # The crawls the last step ended (``final_components``), and the scorer of the last
         # settings asked for that are not the env's.
@@ -253,11 +254,13 @@ class CrawlVectorEnv(VectorEnv):
         self._finals = None
         return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
 
-    def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
+    def _reset_rows(
+        self, rows: list[int] | np.ndarray, seeds: list[int | None], profile: Any = None
+    ) -> None:
         """Draw the sites of the sub-envs of ``rows`` (``vector_resets``) and start them."""
-        if not rows:
+        if not len(rows):
             return
-        rows = np.array(rows, dtype=np.intp)
+        rows = np.asarray(rows, dtype=np.intp)
         if self.exact:
             reset_exactly(self, rows, seeds, profile)
         else:
@@ -286,7 +289,7 @@ class CrawlVectorEnv(VectorEnv):
         n = self.num_envs
         mode = self.autoreset_mode
         resets = self._autoreset
-        if mode is AutoresetMode.DISABLED and resets.any():
+        if mode is AutoresetMode.DISABLED and np.count_nonzero(resets):
             raise RuntimeError(
                 f"Sub-env(s) {np.flatnonzero(resets).tolist()} finished: reset them with "
                 "`reset(options={'reset_mask': ...})` before stepping (autoreset DISABLED)"
@@ -320,14 +323,14 @@ class CrawlVectorEnv(VectorEnv):
         infos = self._texts.step_infos(self, active, actions, events, previous_phase, finals)
         ended = terminated | truncated
         if mode is AutoresetMode.SAME_STEP:
-            if ended.any():
+            if np.count_nonzero(ended):
                 self._same_step_finals(infos, finals, ended)
         elif finals is not None:
             self._texts.add_finals(self, infos, finals)
-        if mode is AutoresetMode.NEXT_STEP and resets.any():
-            rows_to_reset = np.flatnonzero(resets).tolist()
+        if mode is AutoresetMode.NEXT_STEP and np.count_nonzero(resets):
+            rows_to_reset = resets.nonzero()[0]
             self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
-            infos["phase"] = np.full(n, "fetch", dtype=object)
+            infos["phase"] = self._fetch_phases.copy()
             infos["_phase"] = resets.copy()
         self._autoreset = ended
         return self._obs.copy(), rewards, terminated, truncated, infos
@@ -414,7 +417,7 @@ class CrawlVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("Call `reset()` before `step()`")
         array = np.asarray(actions)
-        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+        if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
             raise ValueError(
                 f"Expected `actions` to be {self.num_envs} integers (shape ({self.num_envs},)), "
                 f"got {array.dtype} array of shape {array.shape}"
