@@ -210,6 +210,9 @@ class CrawlVectorEnv(VectorEnv):
         # The crawls the last step ended (``final_components``), and the scorer of the last
         # settings asked for that are not the env's.
         self._finals: FinishedCrawls | None = None
+        # The last step's item counts of every sub-env (``update_observations`` writes them,
+        # ``FinishedCrawls`` reads them).
+        self._item_counts: Any = None
         self._other_scorer: Scorer | None = None
 
     # ------------------------------------------------------------------ episodes

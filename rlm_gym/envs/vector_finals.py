@@ -64,6 +64,8 @@ TASK_DTYPES: dict[str, type] = {
 _CACHE_SIZE = 1 << 16
 _CACHES: dict[int, tuple[Scorer, dict[tuple, tuple[float, ...]]]] = {}
 _FLAT_TEXTS = ERROR_TEXTS.reshape(-1)
+# Columns of ``SiteArrays.ints``: the pattern type, the item target, the rows per page.
+_PATTERN_TYPE, _TARGET_ITEMS, _PER_PAGE = 0, 8, slice(13, 16)
 
 
 def error_texts(entries: np.ndarray) -> list[str]:
@@ -115,7 +117,8 @@ class FinishedCrawls:
     """The crawls one batched step ended (sub-envs ``rows``, ascending).
 
     Args:
-        env: The ``CrawlVectorEnv`` (read at once: its states, sites, logs and counters).
+        env: The ``CrawlVectorEnv`` (read at once: its states, sites, logs, counters and the
+            step's item counts).
         rows: The sub-envs that terminated on the step.
         actions: The step's actions.
         events: The step's ``BatchEvents``.
@@ -146,37 +149,33 @@ class FinishedCrawls:
         states = self.states = env._states[rows]
         pages = states[:, S_CSS : S_LLM + 1]
         duplicates = states[:, S_DUP_CSS : S_DUP_CSS + 3]
-        per_page = sites.per_page[rows]
-        new_rows = pages * per_page
-        defective = (new_rows * sites.defect_share[rows]).astype(np.int64)
-        broken = sites.broken[rows]
-        unused = (pages == 0) & (duplicates == 0)
-        valid = new_rows - defective
-        valid[broken] = 0
-        valid = valid.sum(axis=1)
-        delivered = ((pages + duplicates) * per_page).sum(axis=1)
+        # The step's item counts of every sub-env (``vector_observation.ItemCounts``).
+        counted = env._item_counts
+        valid = counted.valid[rows]
+        delivered = counted.items[rows] + counted.duplicates[rows]
+        collected = counted.collected[rows]
+        used = (pages + duplicates) != 0
+        site = sites.ints[rows]
         end = states[:, S_END]
         banned = end == BLOCKED
         over_budget = end == OVER_BUDGET
-        running_out = banned | over_budget
-        target = sites.target_items[rows]
-        job_done = ~running_out & (valid >= target)
-        success = ~running_out & ((delivered if env.recorded_success else valid) >= target)
-        collected = pages.sum(axis=1) + duplicates.sum(axis=1)
+        running = ~(banned | over_budget)
+        target = site[:, _TARGET_ITEMS]
+        job_done = running & (valid >= target)
+        success = running & ((delivered if env.recorded_success else valid) >= target)
         time_ms = states[:, S_TIME]
         self._error_counts = texts.count[rows]
         errors = self._error_counts + over_budget
         # The content key: pattern type, success, then per extractor (zero when unused) its
         # rows per page, pages, re-served pages, defective rows and break, column-major.
         key_columns = self._key_columns = np.empty((len(rows), 17), dtype=np.int64)
-        key_columns[:, 0] = sites.pattern_type[rows]
+        key_columns[:, 0] = site[:, _PATTERN_TYPE]
         key_columns[:, 1] = success
-        key_columns[:, 2:5] = per_page
+        key_columns[:, 2:5] = site[:, _PER_PAGE] * used
         key_columns[:, 5:8] = pages
         key_columns[:, 8:11] = duplicates
-        key_columns[:, 11:14] = defective
-        key_columns[:, 14:17] = broken
-        key_columns[:, 2:17][np.tile(unused, 5)] = 0
+        key_columns[:, 11:14] = counted.defective[rows]
+        key_columns[:, 14:17] = sites.broken[rows] & used
         self._efficiency_keys = list(
             zip(collected.tolist(), time_ms.tolist(), errors.tolist(), strict=True)
         )

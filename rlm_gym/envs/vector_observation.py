@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -58,6 +58,7 @@ from rlm_gym.policies.types import trusted_action_result
 __all__ = [
     "ERROR_TEXTS",
     "INITIAL_PROGRESS",
+    "ItemCounts",
     "StepTexts",
     "update_observations",
 ]
@@ -102,7 +103,8 @@ def update_observations(env: Any, actions, events) -> None:
     code = events.error_code
     failed = ~success
     obs[:, _PHASE_START : _PHASE_START + 3] = _PHASE_ONE_HOT[states[:, S_PHASE]]
-    _write_item_counts(obs, sites, states)
+    counted = env._item_counts = _item_counts(sites, states)
+    _write_item_counts(obs, sites, counted)
     fetched = success & (events.kind == K_FETCH)
     ratio = np.where(actions == FETCH_HTTP, env._texts.shell_ratio, 0.3)
     np.copyto(obs[:, INDEX["last_text_ratio"]], ratio, where=fetched)
@@ -124,8 +126,18 @@ def update_observations(env: Any, actions, events) -> None:
     env._last_action[:] = actions
 
 
-def _write_item_counts(obs, sites, states) -> None:
-    """The item entries (``dynamics.item_counts``, per extractor)."""
+class ItemCounts(NamedTuple):
+    """Every sub-env's items after a step (``dynamics.item_counts``): valid ones, new rows
+    and re-served rows, pages collected, and defective rows per extractor."""
+
+    valid: np.ndarray
+    items: np.ndarray
+    duplicates: np.ndarray
+    collected: np.ndarray
+    defective: np.ndarray
+
+
+def _item_counts(sites, states) -> ItemCounts:
     pages = states[:, S_CSS : S_LLM + 1]
     duplicate_pages = states[:, S_DUP_CSS : S_DUP_CSS + 3]
     per_page = sites.per_page
@@ -135,7 +147,13 @@ def _write_item_counts(obs, sites, states) -> None:
     valid = ((counts - defective) * ~sites.broken).sum(axis=1)
     duplicates = (duplicate_pages * per_page).sum(axis=1)
     collected = pages.sum(axis=1) + duplicate_pages.sum(axis=1)
-    obs[:, INDEX["pages_collected"]] = np.minimum(3.0, collected / 10.0)
+    return ItemCounts(valid, items, duplicates, collected, defective)
+
+
+def _write_item_counts(obs, sites, counted: ItemCounts) -> None:
+    """The item entries (``dynamics.item_counts``, per extractor)."""
+    valid, items, duplicates = counted.valid, counted.items, counted.duplicates
+    obs[:, INDEX["pages_collected"]] = np.minimum(3.0, counted.collected / 10.0)
     obs[:, INDEX["items_vs_target"]] = np.minimum(2.0, valid / sites.target_items)
     # With no items there are no valid ones and no duplicates either: 0 / 1.
     obs[:, INDEX["item_quality"]] = valid / np.maximum(items, 1)
