@@ -64,7 +64,6 @@ from rlm_gym.envs.dynamics import (
     DONE,
     INFINITE_SCROLL,
     JAVASCRIPT_CLICK,
-    K_FETCH,
     S_PHASE,
     S_STEPS,
     STOP,
@@ -105,6 +104,10 @@ _N_ACTIONS = len(ACTIONS)
 _INITIAL_STATE = np.array(initial_state(), dtype=np.int64)
 _NO_COMPONENTS = np.zeros((0, 6))
 _MASKS = np.concatenate([VALID.T[:3], np.eye(_N_ACTIONS, dtype=bool)[None, STOP]])
+# By action: whether it sends a request (fetches, valid or not, and browser loads), and its
+# one-hot count.
+_REQUESTS = np.isin(np.arange(_N_ACTIONS), (0, 1, JAVASCRIPT_CLICK, INFINITE_SCROLL))
+_USES = np.eye(_N_ACTIONS, dtype=np.int64)
 
 
 class CrawlVectorEnv(VectorEnv):
@@ -193,7 +196,8 @@ class CrawlVectorEnv(VectorEnv):
         self._next_uniform = np.zeros(n, dtype=np.int64)
         self._uniform_count = np.zeros(n, dtype=np.int64)
         self._sites = SiteArrays(n)
-        self._states = np.zeros((n, 16), dtype=np.int64)
+        # Column-major: a step reads and writes whole columns (one per state entry).
+        self._states = np.zeros((n, 16), dtype=np.int64, order="F")
         self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._texts = StepTexts(n, self.max_steps)
         self._requests = np.zeros(n, dtype=np.int64)
@@ -201,10 +205,14 @@ class CrawlVectorEnv(VectorEnv):
         self._used = np.zeros((n, _N_ACTIONS), dtype=np.int64)
         self._last_action = np.full(n, -1, dtype=np.int64)
         self._autoreset = np.zeros(n, dtype=bool)
+        self._fetch_phases = np.full(n, "fetch", dtype=object)
         self._started = False
         # The crawls the last step ended (``final_components``), and the scorer of the last
         # settings asked for that are not the env's.
         self._finals: FinishedCrawls | None = None
+        # The last step's item counts of every sub-env (``update_observations`` writes them,
+        # ``FinishedCrawls`` reads them).
+        self._item_counts: Any = None
         self._other_scorer: Scorer | None = None
 
     # ------------------------------------------------------------------ episodes
@@ -234,7 +242,13 @@ class CrawlVectorEnv(VectorEnv):
         rows = range(n) if mask is None else np.flatnonzero(_reset_mask(mask, n)).tolist()
         if not self.exact and (seed is not None or self._rng is None):
             self._rng = batch_generator(seed, seeds)
-            self._pool = SitePool(self._rng, self.pattern_types, self.profile_overrides)
+            self._pool = SitePool(
+                self._rng,
+                self.pattern_types,
+                self.profile_overrides,
+                self.max_steps,
+                self._scorer.error_cap,
+            )
         self._reset_rows(list(rows), [seeds[index] for index in rows], profile)
         reset = np.zeros(n, dtype=bool)
         reset[list(rows)] = True
@@ -243,11 +257,13 @@ class CrawlVectorEnv(VectorEnv):
         self._finals = None
         return self._obs.copy(), {"phase": np.full(n, "fetch", dtype=object), "_phase": reset}
 
-    def _reset_rows(self, rows: list[int], seeds: list[int | None], profile: Any = None) -> None:
+    def _reset_rows(
+        self, rows: list[int] | np.ndarray, seeds: list[int | None], profile: Any = None
+    ) -> None:
         """Draw the sites of the sub-envs of ``rows`` (``vector_resets``) and start them."""
-        if not rows:
+        if not len(rows):
             return
-        rows = np.array(rows, dtype=np.intp)
+        rows = np.asarray(rows, dtype=np.intp)
         if self.exact:
             reset_exactly(self, rows, seeds, profile)
         else:
@@ -276,50 +292,48 @@ class CrawlVectorEnv(VectorEnv):
         n = self.num_envs
         mode = self.autoreset_mode
         resets = self._autoreset
-        if mode is AutoresetMode.DISABLED and resets.any():
+        if mode is AutoresetMode.DISABLED and np.count_nonzero(resets):
             raise RuntimeError(
                 f"Sub-env(s) {np.flatnonzero(resets).tolist()} finished: reset them with "
                 "`reset(options={'reset_mask': ...})` before stepping (autoreset DISABLED)"
             )
         active = ~resets if mode is AutoresetMode.NEXT_STEP else np.ones(n, dtype=bool)
-        rows = np.flatnonzero(active)
         previous_phase = self._states[:, S_PHASE].copy()
         events = batch_transition(self._sites, self._states, actions, self._draw, active)
         states = self._states
-        failed = rows[~events.success[rows]]
+        failed = (active & ~events.success).nonzero()[0]
         self._texts.record_errors(
             failed, events.error_code[failed], actions[failed], previous_phase
         )
         # Requests: fetches (valid or not) and browser loads; a backoff clears the pressure.
-        requested = active & (
-            (events.kind == K_FETCH) | (actions == JAVASCRIPT_CLICK) | (actions == INFINITE_SCROLL)
-        )
+        requested = active & _REQUESTS[actions]
         self._requests += requested
         self._requests_sent += requested
-        self._requests[active & (actions == BACKOFF)] = 0
-        self._used[rows, actions[rows]] += 1
-        update_observations(self, rows, actions, events, previous_phase)
+        np.copyto(self._requests, 0, where=active & (actions == BACKOFF))
+        # (A sub-env that did not step is reset at the end of the step: its counts too.)
+        self._used += _USES[actions]
+        update_observations(self, actions, events)
 
         rewards = np.zeros(n)
         terminated = active & (states[:, S_PHASE] == DONE)
         truncated = active & (states[:, S_STEPS] >= self.max_episode_steps)
-        finished = np.flatnonzero(terminated)
+        finished = terminated.nonzero()[0]
         finals = None
         if len(finished):
             finals = FinishedCrawls(self, finished, actions, events, self._model_source(finished))
             rewards[finished] = finals.scores
         self._finals = finals
-        infos = self._texts.step_infos(self, rows, actions, events, previous_phase, finals)
+        infos = self._texts.step_infos(self, active, actions, events, previous_phase, finals)
         ended = terminated | truncated
         if mode is AutoresetMode.SAME_STEP:
-            if ended.any():
+            if np.count_nonzero(ended):
                 self._same_step_finals(infos, finals, ended)
         elif finals is not None:
             self._texts.add_finals(self, infos, finals)
-        if mode is AutoresetMode.NEXT_STEP and resets.any():
-            rows_to_reset = np.flatnonzero(resets).tolist()
+        if mode is AutoresetMode.NEXT_STEP and np.count_nonzero(resets):
+            rows_to_reset = resets.nonzero()[0]
             self._reset_rows(rows_to_reset, [None] * len(rows_to_reset))
-            infos["phase"] = np.full(n, "fetch", dtype=object)
+            infos["phase"] = self._fetch_phases.copy()
             infos["_phase"] = resets.copy()
         self._autoreset = ended
         return self._obs.copy(), rewards, terminated, truncated, infos
@@ -327,7 +341,7 @@ class CrawlVectorEnv(VectorEnv):
     def _model_source(self, rows: np.ndarray) -> Any:
         """``models(j)``: the site model of ``rows[j]`` as it is now (kept past its reset)."""
         columns = self._site_columns[rows]
-        domains = [self._texts.domains[index] for index in rows.tolist()]
+        domains = self._texts.domains[rows]
         settings = (self.max_steps, self._scorer, self.recorded_success)
         return lambda j: model_of(columns[j], domains[j], *settings)
 
@@ -406,7 +420,7 @@ class CrawlVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("Call `reset()` before `step()`")
         array = np.asarray(actions)
-        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+        if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
             raise ValueError(
                 f"Expected `actions` to be {self.num_envs} integers (shape ({self.num_envs},)), "
                 f"got {array.dtype} array of shape {array.shape}"

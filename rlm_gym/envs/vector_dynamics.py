@@ -103,6 +103,7 @@ _N_ACTIONS = len(ACTIONS)
 VALID = np.array(
     [[phase in VALID_PHASES[action] for phase in range(4)] for action in range(_N_ACTIONS)]
 )
+_VALID_CELLS = VALID.reshape(-1)
 # The event kind of every action's outcomes (valid or not, refused or not).
 ACTION_KIND = np.array([
     K_FETCH, K_FETCH, K_EXTRACT, K_EXTRACT, K_EXTRACT,
@@ -118,14 +119,40 @@ _BACKOFF_MS = int(COSTS["backoff_ms"])
 _BLOCKS_TO_BAN = COSTS["blocks_to_ban"]
 _RATE_LIMITS_TO_BAN = COSTS["rate_limits_to_ban"]
 _SCROLL_FAIL_MS = time_on_grid(COSTS["scroll_wait_ms"])
-# A click or scroll that loads items: its two jittered waits, by action (click, scroll).
-_BROWSER_MS = np.array(
+# A click or scroll that loads items: its two jittered waits, by action (click, scroll),
+# flattened (``2 * scroll + jitter``).
+_BROWSER_CELLS = np.array(
     [
         [time_on_grid(COSTS["click_wait_ms"] * factor) for _, factor in JITTER],
         [time_on_grid(COSTS["scroll_wait_ms"] * factor) for _, factor in JITTER],
     ]
-)
+).reshape(-1)
 _JITTER_WEIGHT = JITTER[0][0]
+# The extractor of the extraction actions (0 for the others).
+_EXTRACTOR = np.array([0, 0, 0, 1, 2, 0, 0, 0, 0, 0])
+# By action (a column each): fetch, extraction, pagination, backoff, stop, then the actions a
+# step tests by name: JavaScript click, infinite scroll, URL navigation.
+_ACTION_INDEX = np.arange(len(ACTIONS))
+_ACTION_TESTS = np.stack(
+    [
+        _ACTION_INDEX <= 1,
+        (_ACTION_INDEX >= 2) & (_ACTION_INDEX <= 4),
+        (_ACTION_INDEX >= 5) & (_ACTION_INDEX <= 7),
+        _ACTION_INDEX == BACKOFF,
+        _ACTION_INDEX == STOP,
+        _ACTION_INDEX == JAVASCRIPT_CLICK,
+        _ACTION_INDEX == INFINITE_SCROLL,
+        _ACTION_INDEX == URL_NAVIGATION,
+    ]
+)
+# By pagination kind (a column each): link pages (numbered or next link), script-driven, infinite
+# scroll, numbered URLs.
+_PAGINATION_TESTS = np.array(
+    [[kind in (1, 2), kind == 3, kind == 4, kind == 1] for kind in range(5)]
+).T.copy()
+# The first cell (column) of each site field in ``SiteArrays.int_cells``.
+_FETCH_MS, _PER_PAGE, _EXTRACT_MS, _EXTRACT_TOKENS = 9, 13, 16, 19
+_N_INTS, _N_FLOATS, _N_FLAGS = 22, 5, 6
 
 
 class SiteArrays:
@@ -147,26 +174,44 @@ class SiteArrays:
 
     def __init__(self, num_envs: int) -> None:
         n = num_envs
-        self.pattern_type = np.zeros(n, dtype=np.int64)
-        self.rate_limited = np.zeros(n, dtype=bool)
-        self.rendering = np.zeros(n, dtype=np.int64)
-        self.pagination = np.zeros(n, dtype=np.int64)
-        self.click_overlay = np.zeros(n, dtype=bool)
-        self.url_replayable = np.zeros(n, dtype=bool)
-        self.total_pages = np.zeros(n, dtype=np.int64)
-        self.time_budget = np.zeros(n, dtype=np.int64)
-        self.max_steps = np.zeros(n, dtype=np.int64)
-        self.error_cap = np.zeros(n, dtype=np.int64)
-        # P(403) of each fetcher, and its successful fetch's two jittered durations.
-        self.block_rate = np.zeros((n, 2))
-        self.block_ms = np.zeros(n, dtype=np.int64)
-        self.fetch_ms = np.zeros((n, 2, 2), dtype=np.int64)
-        self.per_page = np.zeros((n, 3), dtype=np.int64)
-        self.defect_share = np.zeros((n, 3))
-        self.broken = np.zeros((n, 3), dtype=bool)
-        self.target_items = np.zeros(n, dtype=np.int64)
-        self.extract_ms = np.zeros((n, 3), dtype=np.int64)
-        self.extract_tokens = np.zeros((n, 3), dtype=np.int64)
+        # Three blocks, one per dtype, each field a view of its columns: a reset copies a
+        # site's numbers in three row copies (``copy_rows``) instead of one per field.
+        # Column-major, as a step reads them a field at a time.
+        self.ints = np.zeros((n, _N_INTS), dtype=np.int64, order="F")
+        self.floats = np.zeros((n, _N_FLOATS), order="F")
+        self.flags = np.zeros((n, _N_FLAGS), dtype=bool, order="F")
+        ints, floats, flags = self.ints, self.floats, self.flags
+        self.pattern_type = ints[:, 0]
+        self.rendering = ints[:, 1]
+        self.pagination = ints[:, 2]
+        self.total_pages = ints[:, 3]
+        self.time_budget = ints[:, 4]
+        self.max_steps = ints[:, 5]
+        self.error_cap = ints[:, 6]
+        self.block_ms = ints[:, 7]
+        self.target_items = ints[:, 8]
+        # A successful fetch's two jittered durations, by fetcher.
+        self.fetch_ms = ints[:, 9:13].reshape(n, 2, 2)
+        self.per_page = ints[:, 13:16]
+        self.extract_ms = ints[:, 16:19]
+        self.extract_tokens = ints[:, 19:22]
+        # P(403) of each fetcher.
+        self.block_rate = floats[:, 0:2]
+        self.defect_share = floats[:, 2:5]
+        self.rate_limited = flags[:, 0]
+        self.click_overlay = flags[:, 1]
+        self.url_replayable = flags[:, 2]
+        self.broken = flags[:, 3:6]
+        # The int and float blocks flattened field after field (views): a step gathers a
+        # field's entry of each sub-env with one ``take`` (``column * n + row``).
+        self.int_cells = ints.T.reshape(-1)
+        self.float_cells = floats.T.reshape(-1)
+
+    def copy_rows(self, rows: np.ndarray, other: SiteArrays, start: int, stop: int) -> None:
+        """Write the rows of sub-envs ``rows`` from rows ``start:stop`` of ``other``."""
+        self.ints[rows] = other.ints[start:stop]
+        self.floats[rows] = other.floats[start:stop]
+        self.flags[rows] = other.flags[start:stop]
 
     def set_rows(self, rows: list[int], models: list[SiteModel]) -> None:
         """Write the rows of sub-envs ``rows`` from their site models (at their resets)."""
@@ -215,22 +260,36 @@ class SiteArrays:
         self.error_cap[rows] = cap
         self.block_rate[rows] = _BLOCK_RATE[protection]
         self.block_ms[rows] = np.maximum(100, (ttfb / 100.0 + 0.5).astype(np.int64) * 100)
-        render = _RENDER_MS[column[1]].tolist()
-        self.fetch_ms[rows] = [
-            _fetch_ms(ms, extra) for ms, extra in zip(ttfb.tolist(), render, strict=True)
-        ]
-        numbers = [
-            extraction_numbers(bool(markup), bool(json_ld), per_page)
-            for markup, json_ld, per_page in zip(
-                column[4].tolist(), column[5].tolist(), column[8].tolist(), strict=True
-            )
-        ]
-        per_page, defects, broken, extract_ms, tokens = zip(*numbers, strict=True)
-        self.per_page[rows] = per_page
-        self.defect_share[rows] = defects
-        self.broken[rows] = broken
-        self.extract_ms[rows] = extract_ms
-        self.extract_tokens[rows] = tokens
+        # Both maps take few distinct inputs: each distinct one is mapped once.
+        render = _RENDER_MS[column[1]]
+        self.fetch_ms[rows] = _per_distinct((ttfb, render), _fetch_cells)
+        numbers = _per_distinct((column[4], column[5], column[8]), _extraction_cells)
+        self.per_page[rows] = numbers[:, 0:3]
+        self.defect_share[rows] = numbers[:, 3:6]
+        self.broken[rows] = numbers[:, 6:9] != 0
+        self.extract_ms[rows] = numbers[:, 9:12]
+        self.extract_tokens[rows] = numbers[:, 12:15]
+
+
+def _per_distinct(inputs: tuple[np.ndarray, ...], function: Callable[..., list]) -> np.ndarray:
+    """``function(*row)`` of each row of the columns ``inputs`` (non-negative ints; one call
+    per distinct row), as an array with one row per input row."""
+    key = inputs[0]
+    for column in inputs[1:]:
+        key = key * (int(column.max()) + 1) + column
+    _, first, where = np.unique(key, return_index=True, return_inverse=True)
+    rows = np.stack([column[first] for column in inputs], axis=1).tolist()
+    return np.array([function(*row) for row in rows])[where]
+
+
+def _fetch_cells(ttfb_ms: int, render_ms: int) -> list[list[int]]:
+    return [list(durations) for durations in _fetch_ms(ttfb_ms, render_ms)]
+
+
+def _extraction_cells(regular_markup: int, json_ld: int, items_per_page: int) -> list[float]:
+    """``extraction_numbers`` as one row: per page, defect shares, breaks, times, tokens."""
+    numbers = extraction_numbers(bool(regular_markup), bool(json_ld), items_per_page)
+    return [value for part in numbers for value in part]
 
 
 _BLOCK_RATE = np.array(BLOCK_RATE)
@@ -274,13 +333,18 @@ def batch_transition(
 ) -> BatchEvents:
     """Apply every sub-env's action to its state (in place) and return the step's events.
 
+    Every outcome is a mask over the whole batch (they are disjoint), and each state column
+    and event is written once per outcome that sets it (``np.copyto`` under the mask): a fixed
+    number of array passes, whatever the mix of actions.
+
     Args:
         sites: The sub-envs' site numbers.
         states: ``(N, 16)`` int64 states (``dynamics.S_*`` columns), updated in place. Every
             sub-env must be running (phase not done).
         actions: ``(N,)`` int64 action indices in ``[0, 10)``.
         draw: ``draw(rows)`` returns one uniform in ``[0, 1)`` for each sub-env of ``rows``
-            (an int array, ascending), from that sub-env's own stream.
+            (an int array, ascending), from that sub-env's own stream; called once per step,
+            for the sub-envs whose action has more than one outcome.
         active: A bool mask of the sub-envs that take a step (all when None); the others'
             states are left as they are and their events are zeros.
 
@@ -288,158 +352,134 @@ def batch_transition(
         The events, as ``sample_transition`` returns them sub-env by sub-env.
     """
     n = len(actions)
-    before = states.copy()
-    if active is None:
-        active = np.ones(n, dtype=bool)
-    valid = VALID[actions, before[:, S_PHASE]] & active
-    events = BatchEvents(
-        ACTION_KIND[actions],
-        np.zeros(n, dtype=bool),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
-        np.zeros(n, dtype=np.int64),
+    every = _rows(n)
+    copyto = np.copyto
+    phase = states[:, S_PHASE]
+    fetched_by = states[:, S_FETCHED]
+    valid = _VALID_CELLS.take(actions * 4 + phase)
+    stepping = np.ones(n, dtype=bool) if active is None else active
+    if active is not None:
+        valid &= active
+    invalid = stepping & ~valid
+    # Each action's family and the actions tested by name: one gather of the table.
+    fetching, extracting, paginating, backing_off, stopping, clicking, scrolling, navigating = (
+        _ACTION_TESTS.take(actions, axis=1)
     )
-    invalid = np.flatnonzero(~valid & active)
-    events.error_code[invalid] = E_INVALID
-    events.duration[invalid] = _INVALID_MS
+    fetching &= valid
+    extracting &= valid
+    paginating &= valid
+    backing_off &= valid
+    stopping &= valid
     # A rate-limited site refuses (429) a request that follows another without a backoff.
-    limited = sites.rate_limited & (before[:, S_PRESSURE] != 0)
-    fetching = valid & (actions <= 1)
-    _refuse(states, before, np.flatnonzero(fetching & limited), events)
-    reached = np.flatnonzero(fetching & ~limited)
-    if len(reached):
-        _fetch(sites, states, before, actions, reached, draw(reached), events)
-    extracting = np.flatnonzero(valid & (actions >= 2) & (actions <= 4))
-    _extract(sites, states, before, actions, extracting, events)
-    paginating = valid & (actions >= 5) & (actions <= 7)
-    if paginating.any():
-        _paginate(sites, states, before, actions, paginating, limited, draw, events)
-    backing_off = np.flatnonzero(valid & (actions == BACKOFF))
-    states[backing_off, S_PRESSURE] = 0
-    events.duration[backing_off] = _BACKOFF_MS
-    events.success[backing_off] = True
-    stopping = np.flatnonzero(valid & (actions == STOP))
-    states[stopping, S_END] = STOPPED
-    states[stopping, S_PHASE] = DONE
-    events.success[stopping] = True
+    limited = sites.rate_limited & (states[:, S_PRESSURE] != 0)
+    live = fetched_by == BY_HEADLESS
+
+    # Pagination (``transitions._paginate``): URL navigation, a click or scroll that loads the
+    # next items (a request), or a failure with its error code.
+    pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
+    more = paginating & (pages < sites.total_pages)
+    link_pages, by_script, by_scroll, numbered = _PAGINATION_TESTS.take(sites.pagination, axis=1)
+    intercepted = link_pages & sites.click_overlay
+    clicked = clicking & (by_script | (link_pages ^ intercepted))
+    navigate = more & navigating
+    loads = more & live & (clicked | (scrolling & by_scroll))
+    page_failed = paginating & ~navigate & ~loads
+    code = np.where(clicking, E_NO_CLICKABLE, E_NO_SCROLL)
+    copyto(code, E_CLICK_INTERCEPTED, where=clicking & intercepted)
+    copyto(code, E_NO_BROWSER, where=~live)
+    copyto(code, E_LAST_PAGE, where=~more)
+    code *= page_failed
+
+    refused = (fetching | loads) & limited
+    reached = fetching & ~limited
+    loading = loads & ~limited
+    u = np.zeros(n)
+    drawing = (reached | loading).nonzero()[0]
+    if len(drawing):
+        u[drawing] = draw(drawing)
+
+    # Fetches that reach the server: ``u`` minus the outcome probabilities in
+    # ``transitions._fetch``'s order, the first to go below 0 (the last when none does), in
+    # float64 as the scalar code computes them. Without a block rate the block terms are
+    # exactly 0.0 (``x - 0.0 * y`` is ``x``), so no site needs a branch of its own.
+    fetcher = actions & 1
+    block = sites.float_cells.take(fetcher * n + every)
+    after_timeout = u - _TIMEOUT_RATE
+    after_block = after_timeout - _THROUGH * block
+    through = _THROUGH * (1.0 - block)
+    timed_out = reached & (after_timeout < 0.0)
+    blocked = reached & ~timed_out & (after_block < 0.0)
+    fetched = reached & ~timed_out & ~blocked
+    fetch_jitter = after_block - _JITTER_WEIGHT * through >= 0.0
+    load_jitter = u - _JITTER_WEIGHT >= 0.0
+    blocks = states[:, S_BLOCKS] + blocked
+    limits = states[:, S_429] + refused
+    banned = (blocked & (blocks >= _BLOCKS_TO_BAN)) | (refused & (limits >= _RATE_LIMITS_TO_BAN))
+
+    # Extractions: an empty shell on a client-only site fetched over HTTP, else a page of rows
+    # (duplicates when the page was re-served).
+    extractor = _EXTRACTOR.take(actions)
+    shell = extracting & (fetched_by == BY_HTTP) & (sites.rendering == 2)
+    extracted = extracting & ~shell
+    cells = sites.int_cells
+    extractor_cell = extractor * n + every
+
+    error_code = code
+    copyto(error_code, E_INVALID, where=invalid)
+    copyto(error_code, E_429, where=refused)
+    copyto(error_code, E_TIMEOUT, where=timed_out)
+    copyto(error_code, E_403, where=blocked)
+    copyto(error_code, E_BANNED, where=banned)
+    copyto(error_code, E_EMPTY_SHELL, where=shell)
+    duration = paginating * _NAVIGATE_MS
+    copyto(duration, _SCROLL_FAIL_MS, where=page_failed & (code == E_NO_SCROLL))
+    copyto(duration, _BROWSER_CELLS.take(scrolling * 2 + load_jitter), where=loading)
+    copyto(duration, _INVALID_MS, where=invalid)
+    copyto(duration, _RATE_LIMITED_MS, where=refused)
+    copyto(duration, _TIMEOUT_MS, where=timed_out)
+    copyto(duration, sites.block_ms, where=blocked)
+    fetch_cell = (_FETCH_MS + fetcher * 2 + fetch_jitter) * n + every
+    copyto(duration, cells.take(fetch_cell), where=fetched)
+    copyto(duration, cells.take(extractor_cell + _EXTRACT_MS * n), where=extracting)
+    copyto(duration, _BACKOFF_MS, where=backing_off)
+    success = fetched | extracted | navigate | loading | backing_off | stopping
+    events = BatchEvents(
+        ACTION_KIND.take(actions),
+        success,
+        error_code,
+        duration,
+        cells.take(extractor_cell + _EXTRACT_TOKENS * n) * extracting,
+        cells.take(extractor_cell + _PER_PAGE * n) * extracted,
+    )
+
+    extracting_rows = extracted.nonzero()[0]
+    if len(extracting_rows):
+        reserved = states[extracting_rows, S_RESERVED] != 0
+        slot = np.where(reserved, S_DUP_CSS, S_CSS) + extractor[extracting_rows]
+        states[extracting_rows, slot] += 1
+    copyto(states[:, S_PRESSURE], sites.rate_limited, where=reached | loading)
+    copyto(states[:, S_PRESSURE], 0, where=backing_off)
+    numbered |= sites.url_replayable
+    copyto(states[:, S_RESERVED], ~numbered, where=navigate)
+    copyto(states[:, S_RESERVED], 0, where=loading)
+    copyto(fetched_by, fetcher + 1, where=fetched)  # BY_HTTP or BY_HEADLESS
+    copyto(fetched_by, NOT_FETCHED, where=navigate)
+    states[:, S_BLOCKS] = blocks
+    states[:, S_429] = limits
+    copyto(phase, EXTRACT, where=fetched | loading)
+    copyto(phase, PAGINATE, where=extracted)
+    copyto(phase, FETCH, where=navigate)
+    copyto(phase, DONE, where=stopping | banned)
+    copyto(states[:, S_END], STOPPED, where=stopping)
+    copyto(states[:, S_END], BLOCKED, where=banned)
     # Every step that did not succeed counts as an error (invalid, refused, failed).
-    _advance(sites, states, active, events.duration, active & ~events.success)
+    _advance(sites, states, stepping, duration, stepping & ~success)
     return events
 
 
-def _refuse(states: np.ndarray, before: np.ndarray, rows: np.ndarray, events: BatchEvents) -> None:
-    """429 refusals on ``rows``: count them; the ``rate_limits_to_ban``-th bans the crawler."""
-    count = before[rows, S_429] + 1
-    states[rows, S_429] = count
-    banned = count >= _RATE_LIMITS_TO_BAN
-    events.error_code[rows] = np.where(banned, E_BANNED, E_429)
-    events.duration[rows] = _RATE_LIMITED_MS
-    states[rows[banned], S_END] = BLOCKED
-    states[rows[banned], S_PHASE] = DONE
-
-
-def _fetch(sites, states, before, actions, rows, u, events) -> None:
-    """The fetches that reached the server: a time-out, a 403 or a jittered success.
-
-    ``u`` minus the outcome probabilities in ``transitions._fetch``'s order, the first to go
-    below 0 (the last outcome when none does), in float64 as the scalar code computes them.
-    """
-    fetcher = actions[rows]
-    block = sites.block_rate[rows, fetcher]
-    has_block = block > 0.0
-    after_timeout = u - _TIMEOUT_RATE
-    after_block = np.where(has_block, after_timeout - _THROUGH * block, after_timeout)
-    through = np.where(has_block, _THROUGH * (1.0 - block), _THROUGH)
-    timed_out = after_timeout < 0.0
-    blocked = ~timed_out & has_block & (after_block < 0.0)
-    fetched = ~timed_out & ~blocked
-    states[rows, S_PRESSURE] = sites.rate_limited[rows]
-
-    timeouts = rows[timed_out]
-    events.error_code[timeouts] = E_TIMEOUT
-    events.duration[timeouts] = _TIMEOUT_MS
-
-    refused = rows[blocked]
-    count = before[refused, S_BLOCKS] + 1
-    states[refused, S_BLOCKS] = count
-    banned = count >= _BLOCKS_TO_BAN
-    events.error_code[refused] = np.where(banned, E_BANNED, E_403)
-    events.duration[refused] = sites.block_ms[refused]
-    states[refused[banned], S_END] = BLOCKED
-    states[refused[banned], S_PHASE] = DONE
-
-    ok = rows[fetched]
-    second_jitter = (after_block - _JITTER_WEIGHT * through >= 0.0)[fetched].astype(np.int64)
-    states[ok, S_PHASE] = EXTRACT
-    states[ok, S_FETCHED] = np.where(fetcher[fetched] == FETCH_HTTP, BY_HTTP, BY_HEADLESS)
-    events.duration[ok] = sites.fetch_ms[ok, fetcher[fetched], second_jitter]
-    events.success[ok] = True
-
-
-def _extract(sites, states, before, actions, rows, events) -> None:
-    """Extractions: an empty shell on a client-only site fetched over HTTP, else a page of
-    rows (duplicates when the page was re-served)."""
-    if not len(rows):
-        return
-    extractor = actions[rows] - 2
-    events.duration[rows] = sites.extract_ms[rows, extractor]
-    events.tokens[rows] = sites.extract_tokens[rows, extractor]
-    shell = (before[rows, S_FETCHED] == BY_HTTP) & (sites.rendering[rows] == 2)
-    events.error_code[rows[shell]] = E_EMPTY_SHELL
-    done, used = rows[~shell], extractor[~shell]
-    slot = np.where(before[done, S_RESERVED] != 0, S_DUP_CSS, S_CSS) + used
-    states[done, slot] += 1
-    states[done, S_PHASE] = PAGINATE
-    events.success[done] = True
-    events.items[done] = sites.per_page[done, used]
-
-
-def _paginate(sites, states, before, actions, paginating, limited, draw, events) -> None:
-    """Pagination steps (``transitions._paginate``): URL navigation, a click or scroll that
-    loads the next items (a request: refused without backoff on a rate-limited site), or a
-    failure with its error code."""
-    rows = np.flatnonzero(paginating)
-    action = actions[rows]
-    pages = before[rows, S_CSS] + before[rows, S_HEURISTIC] + before[rows, S_LLM]
-    last_page = pages >= sites.total_pages[rows]
-    live = before[rows, S_FETCHED] == BY_HEADLESS
-    pagination = sites.pagination[rows]
-    link_pages = (pagination == 1) | (pagination == 2)
-    overlay = sites.click_overlay[rows]
-    clicked = (action == JAVASCRIPT_CLICK) & ((pagination == 3) | (link_pages & ~overlay))
-    scrolled = (action == INFINITE_SCROLL) & (pagination == 4)
-    navigate = ~last_page & (action == URL_NAVIGATION)
-    loads = ~last_page & ~navigate & live & (clicked | scrolled)
-    code = np.where(
-        action == JAVASCRIPT_CLICK,
-        np.where(link_pages & overlay, E_CLICK_INTERCEPTED, E_NO_CLICKABLE),
-        E_NO_SCROLL,
-    )
-    code = np.where(live, code, E_NO_BROWSER)
-    code = np.where(last_page, E_LAST_PAGE, code)
-    failed = ~navigate & ~loads
-    events.error_code[rows[failed]] = code[failed]
-    events.duration[rows] = _NAVIGATE_MS
-    events.duration[rows[failed & (code == E_NO_SCROLL)]] = _SCROLL_FAIL_MS
-
-    moved = rows[navigate]
-    states[moved, S_PHASE] = FETCH
-    states[moved, S_FETCHED] = NOT_FETCHED
-    numbered = (sites.pagination[moved] == 1) | sites.url_replayable[moved]
-    states[moved, S_RESERVED] = np.where(numbered, 0, 1)
-    events.success[moved] = True
-
-    _refuse(states, before, rows[loads & limited[rows]], events)
-    loading = rows[loads & ~limited[rows]]
-    if len(loading):
-        second_jitter = (draw(loading) - _JITTER_WEIGHT >= 0.0).astype(np.int64)
-        wait = (actions[loading] == INFINITE_SCROLL).astype(np.int64)
-        events.duration[loading] = _BROWSER_MS[wait, second_jitter]
-        states[loading, S_PHASE] = EXTRACT
-        states[loading, S_PRESSURE] = sites.rate_limited[loading]
-        states[loading, S_RESERVED] = 0
-        events.success[loading] = True
+@cache
+def _rows(n: int) -> np.ndarray:
+    return np.arange(n)
 
 
 def _advance(sites, states, active, durations, counts_error) -> None:
@@ -447,12 +487,12 @@ def _advance(sites, states, active, durations, counts_error) -> None:
     cap = sites.error_cap
     time_ms = states[:, S_TIME] = states[:, S_TIME] + durations
     steps = states[:, S_STEPS] = states[:, S_STEPS] + active
-    states[:, S_ERROR] += counts_error & (states[:, S_ERROR] < cap)
+    errors = states[:, S_ERROR]
+    errors += counts_error & (errors < cap)
     running = active & (states[:, S_END] == RUNNING)
     over = running & (time_ms > sites.time_budget)
-    states[over, S_END] = OVER_BUDGET
-    states[over, S_ERROR] += states[over, S_ERROR] < cap[over]
-    states[over, S_PHASE] = DONE
     out = running & ~over & (steps >= sites.max_steps)
-    states[out, S_END] = OUT_OF_STEPS
-    states[out, S_PHASE] = DONE
+    errors += over & (errors < cap)
+    np.copyto(states[:, S_END], OVER_BUDGET, where=over)
+    np.copyto(states[:, S_END], OUT_OF_STEPS, where=out)
+    np.copyto(states[:, S_PHASE], DONE, where=over | out)

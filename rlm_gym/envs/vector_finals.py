@@ -38,7 +38,6 @@ from rlm_gym.envs.dynamics import (
     S_CSS,
     S_DUP_CSS,
     S_END,
-    S_HEURISTIC,
     S_LLM,
     S_TIME,
     SiteModel,
@@ -47,10 +46,8 @@ from rlm_gym.envs.profiles import SIMULATED_PATTERN_TYPES
 from rlm_gym.envs.reports import ERROR_TEXTS, final_step, site_codes, strategy_used
 from rlm_gym.envs.scoring import Scorer
 
-__all__ = ["TASK_DTYPES", "FinalCrawl", "FinishedCrawls", "content_parts"]
+__all__ = ["TASK_DTYPES", "FinalCrawl", "FinishedCrawls", "content_parts", "error_texts"]
 
-_PAGES = [S_CSS, S_HEURISTIC, S_LLM]
-_DUPLICATES = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
 _EFFICIENCY = COMPONENT_NAMES.index("efficiency")
 _N_COMPONENTS = len(COMPONENT_NAMES)
 # ``task_outcome``'s keys and the dtype ``_add_info`` gives each (that of its first value).
@@ -66,6 +63,15 @@ TASK_DTYPES: dict[str, type] = {
 # A cache per scorer outgrowing this is cleared (as ``Scorer``'s own caches).
 _CACHE_SIZE = 1 << 16
 _CACHES: dict[int, tuple[Scorer, dict[tuple, tuple[float, ...]]]] = {}
+_FLAT_TEXTS = ERROR_TEXTS.reshape(-1)
+# Columns of ``SiteArrays.ints``: the pattern type, the item target, the rows per page.
+_PATTERN_TYPE, _TARGET_ITEMS, _PER_PAGE = 0, 8, slice(13, 16)
+
+
+def error_texts(entries: np.ndarray) -> list[str]:
+    """The texts of logged errors (``vector_observation.StepTexts.log`` entries: indices into
+    ``ERROR_TEXTS`` flattened)."""
+    return _FLAT_TEXTS[entries].tolist()
 
 
 def content_parts(scorer: Scorer, keys: list[tuple]) -> list[tuple[float, ...]]:
@@ -111,7 +117,8 @@ class FinishedCrawls:
     """The crawls one batched step ended (sub-envs ``rows``, ascending).
 
     Args:
-        env: The ``CrawlVectorEnv`` (read at once: its states, sites, logs and counters).
+        env: The ``CrawlVectorEnv`` (read at once: its states, sites, logs, counters and the
+            step's item counts).
         rows: The sub-envs that terminated on the step.
         actions: The step's actions.
         events: The step's ``BatchEvents``.
@@ -140,75 +147,62 @@ class FinishedCrawls:
         self._info: dict[int, dict[str, Any]] = {}
         sites, texts = env._sites, env._texts
         states = self.states = env._states[rows]
-        pages = states[:, _PAGES]
-        duplicates = states[:, _DUPLICATES]
-        per_page = sites.per_page[rows]
-        new_rows = pages * per_page
-        defective = (new_rows * sites.defect_share[rows]).astype(np.int64)
-        broken = sites.broken[rows]
-        used = (pages > 0) | (duplicates > 0)
-        valid = np.where(broken, 0, new_rows - defective).sum(axis=1)
-        delivered = ((pages + duplicates) * per_page).sum(axis=1)
+        pages = states[:, S_CSS : S_LLM + 1]
+        duplicates = states[:, S_DUP_CSS : S_DUP_CSS + 3]
+        # The step's item counts of every sub-env (``vector_observation.ItemCounts``).
+        counted = env._item_counts
+        valid = counted.valid[rows]
+        delivered = counted.items[rows] + counted.duplicates[rows]
+        collected = counted.collected[rows]
+        used = (pages + duplicates) != 0
+        site = sites.ints[rows]
         end = states[:, S_END]
-        running_out = (end == BLOCKED) | (end == OVER_BUDGET)
-        target = sites.target_items[rows]
-        job_done = ~running_out & (valid >= target)
-        success = ~running_out & ((delivered if env.recorded_success else valid) >= target)
-        collected = pages.sum(axis=1) + duplicates.sum(axis=1)
+        banned = end == BLOCKED
+        over_budget = end == OVER_BUDGET
+        running = ~(banned | over_budget)
+        target = site[:, _TARGET_ITEMS]
+        job_done = running & (valid >= target)
+        success = running & ((delivered if env.recorded_success else valid) >= target)
         time_ms = states[:, S_TIME]
-        self._error_counts = texts.count[rows].copy()
-        errors = self._error_counts + (end == OVER_BUDGET)
+        self._error_counts = texts.count[rows]
+        errors = self._error_counts + over_budget
         # The content key: pattern type, success, then per extractor (zero when unused) its
         # rows per page, pages, re-served pages, defective rows and break, column-major.
-        self._key_columns = np.concatenate(
-            [
-                sites.pattern_type[rows, None],
-                success[:, None],
-                np.where(used, per_page, 0),
-                pages,
-                duplicates,
-                np.where(used, defective, 0),
-                used & broken,
-            ],
-            axis=1,
-        ).astype(np.int64)
+        key_columns = self._key_columns = np.empty((len(rows), 17), dtype=np.int64)
+        key_columns[:, 0] = site[:, _PATTERN_TYPE]
+        key_columns[:, 1] = success
+        key_columns[:, 2:5] = site[:, _PER_PAGE] * used
+        key_columns[:, 5:8] = pages
+        key_columns[:, 8:11] = duplicates
+        key_columns[:, 11:14] = counted.defective[rows]
+        key_columns[:, 14:17] = sites.broken[rows] & used
         self._efficiency_keys = list(
             zip(collected.tolist(), time_ms.tolist(), errors.tolist(), strict=True)
         )
         self.parts = self.components(env._scorer)
         self.scores = _left_sum(self.parts)
-        self.true_scores = self.scores.copy()
-        differ = np.flatnonzero(job_done != success)
+        self.true_scores = self.scores
+        differ = (job_done != success).nonzero()[0]
         if len(differ):
-            keys = self._key_columns[differ].copy()
+            keys = key_columns[differ]
             keys[:, 1] = job_done[differ]
-            truth = self._parts(env._scorer, keys, differ)
-            self.true_scores[differ] = _left_sum(truth)
+            self.true_scores = self.scores.copy()
+            self.true_scores[differ] = _left_sum(self._parts(env._scorer, keys, differ))
         self.task = {
             "job_done": job_done,
             "valid_items": valid,
             "items": delivered,
             "pages": collected,
-            "requests": env._requests_sent[rows].copy(),
+            "requests": env._requests_sent[rows],
             "time_ms": time_ms.astype(np.float64),
-            "banned": end == BLOCKED,
+            "banned": banned,
         }
         # What ``final_step`` needs to build a crawl's result, as it was on this step.
         self.actions = actions[rows]
-        self._events = list(
-            zip(
-                events.kind[rows].tolist(),
-                events.success[rows].tolist(),
-                events.error_code[rows].tolist(),
-                events.duration[rows].tolist(),
-                events.tokens[rows].tolist(),
-                events.items[rows].tolist(),
-                strict=True,
-            )
-        )
+        self._events = events
         self._logs = texts.log[rows]
         self._used = env._used[rows]
-        self._sites = [(texts.pattern_types[row], texts.domains[row]) for row in self.rows]
+        self._sites = (texts.pattern_types[rows], texts.domains[rows])
 
     def components(self, scorer: Scorer) -> np.ndarray:
         """``(m, 6)`` crawl reward components of the crawls under ``scorer``'s settings."""
@@ -235,9 +229,9 @@ class FinishedCrawls:
             j = self._where[row]
             model = self._models(j)
             state = tuple(self.states[j].tolist())
-            event = self._events[j]
-            entries = self._logs[j, : self._error_counts[j]].tolist()
-            errors = [ERROR_TEXTS[code, action, phase] for code, action, phase in entries]
+            row_events = self._events
+            event = tuple(column[row].item() for column in row_events)
+            errors = error_texts(self._logs[j, : self._error_counts[j]])
             # The step's own error is the last one logged; the aborted job then adds its own.
             error = None if event[1] else errors[-1]
             if state[S_END] == OVER_BUDGET:
@@ -248,7 +242,7 @@ class FinishedCrawls:
                 state,
                 event,
                 ACTIONS[action],
-                site_codes(*self._sites[j])[action],
+                site_codes(self._sites[0][j], self._sites[1][j])[action],
                 error,
                 errors,
                 self._used[j].tolist(),

@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -22,7 +22,6 @@ from rlm_gym.envs.dynamics import (
     ACTIONS,
     BY_HEADLESS,
     COSTS,
-    DONE,
     E_403,
     E_429,
     E_BANNED,
@@ -53,10 +52,16 @@ from rlm_gym.envs.observation import (
 )
 from rlm_gym.envs.profiles import SiteProfile
 from rlm_gym.envs.reports import ERROR_TEXTS, site_codes
-from rlm_gym.envs.vector_finals import TASK_DTYPES
+from rlm_gym.envs.vector_finals import TASK_DTYPES, error_texts
 from rlm_gym.policies.types import trusted_action_result
 
-__all__ = ["ERROR_TEXTS", "INITIAL_PROGRESS", "StepTexts", "update_observations"]
+__all__ = [
+    "ERROR_TEXTS",
+    "INITIAL_PROGRESS",
+    "ItemCounts",
+    "StepTexts",
+    "update_observations",
+]
 
 # The progress and memory entries at reset: everything 0 except ``phase_fetch``.
 INITIAL_PROGRESS = [
@@ -71,80 +76,88 @@ _BLOCK_ERROR = np.isin(np.arange(len(ERRORS)), (E_403, E_429, E_BANNED))
 _N_METHODS = len(MEMORY_METHODS)
 _BLOCKS_TO_BAN = float(COSTS["blocks_to_ban"])
 _RATE_LIMITS_TO_BAN = float(COSTS["rate_limits_to_ban"])
-_DUP_COLUMNS = [S_DUP_CSS, S_DUP_CSS + 1, S_DUP_CSS + 2]
-_PAGE_COLUMNS = [S_CSS, S_HEURISTIC, S_LLM]
+_N_ACTIONS = len(ACTIONS)
+_N_PHASES = ERROR_TEXTS.shape[2]
+# ``add_finals``' masks: the action name, the task's keys, ``task``, the score, the result.
+_N_FINAL_MASKS = len(TASK_DTYPES) + 4
+_LAST_ACTION_START = INDEX["last_action_fetch_http"]
+_ACTION_ONE_HOT = np.eye(_N_ACTIONS, dtype=np.float32)
+# The phase one-hot of each phase (done has no entry: all 0).
+_PHASE_ONE_HOT = np.eye(4, 3, dtype=np.float32)
 
 
-def update_observations(env: Any, rows: np.ndarray, actions, events, previous_phase) -> None:
-    """``CrawlEnv._update_observation`` for the sub-envs of ``rows`` (after their step)."""
+def update_observations(env: Any, actions, events) -> None:
+    """``CrawlEnv._update_observation`` of every sub-env (after its step), column by column.
+
+    The single env writes an entry only when it can change; every such entry is a function of
+    the state (or stays as it was), so writing it on every step writes the same value: the
+    phase and last-action one-hots, the item entries (0 before the first page, as at the
+    reset), the error count, the block counters. Only the page's text ratio (after a fetch)
+    and the failed-method flags keep what they were. Rows that did not step are those a
+    ``NEXT_STEP`` reset rewrites whole at the end of the step, so they are written too.
+    """
     obs = env._obs
-    states = env._states[rows]
+    states = env._states
     sites = env._sites
-    action = actions[rows]
-    phase = states[:, S_PHASE]
-    before = previous_phase[rows]
-    changed = phase != before
-    obs[rows[changed], _PHASE_START + before[changed]] = 0.0
-    entered = changed & (phase != DONE)
-    obs[rows[entered], _PHASE_START + phase[entered]] = 1.0
-
-    success = events.success[rows]
-    kind = events.kind[rows]
-    code = events.error_code[rows]
-    extracted = success & (kind == K_EXTRACT)
-    if extracted.any():
-        _write_item_counts(obs, sites, rows[extracted], states[extracted])
-    fetched = success & (kind == K_FETCH)
-    fetch_rows = rows[fetched]
-    obs[fetch_rows, INDEX["last_text_ratio"]] = np.where(
-        action[fetched] == FETCH_HTTP, env._texts.shell_ratio[fetch_rows], 0.3
-    )
+    success = events.success
+    code = events.error_code
     failed = ~success
-    failed_rows = rows[failed]
-    obs[failed_rows, INDEX["errors"]] = np.minimum(1.0, env._texts.count[failed_rows] / 5.0)
+    obs[:, _PHASE_START : _PHASE_START + 3] = _PHASE_ONE_HOT[states[:, S_PHASE]]
+    counted = env._item_counts = _item_counts(sites, states)
+    _write_item_counts(obs, sites, counted)
+    fetched = success & (events.kind == K_FETCH)
+    ratio = np.where(actions == FETCH_HTTP, env._texts.shell_ratio, 0.3)
+    np.copyto(obs[:, INDEX["last_text_ratio"]], ratio, where=fetched)
+    obs[:, INDEX["errors"]] = np.minimum(1.0, env._texts.count / 5.0)
     # A method fails "on this site" only where it is valid (``CrawlEnv._update_observation``).
-    remembered = failed & (code != E_INVALID) & (action < _N_METHODS)
-    obs[rows[remembered], INDEX["failed_fetch_http"] + action[remembered]] = 1.0
-    blocked = _BLOCK_ERROR[code]
-    refused = failed & blocked
-    obs[rows[refused], INDEX["count_403"]] = states[refused, S_BLOCKS] / _BLOCKS_TO_BAN
-    obs[rows[refused], INDEX["count_429"]] = states[refused, S_429] / _RATE_LIMITS_TO_BAN
-
-    obs[rows, INDEX["elapsed"]] = np.minimum(2.0, states[:, S_TIME] / sites.time_budget[rows])
-    obs[rows, INDEX["last_latency"]] = np.minimum(4.0, events.duration[rows] / 10_000.0)
-    obs[rows, INDEX["politeness"]] = np.minimum(1.0, env._requests[rows] / 3.0)
-    obs[rows, INDEX["browser_live"]] = states[:, S_FETCHED] == BY_HEADLESS
-    obs[rows, INDEX["last_failed"]] = failed
-    obs[rows, INDEX["last_blocked"]] = blocked
-    obs[rows, INDEX["steps"]] = states[:, S_STEPS] / sites.max_steps[rows]
-    last = env._last_action[rows]
-    had_last = last >= 0
-    obs[rows[had_last], INDEX["last_action_fetch_http"] + last[had_last]] = 0.0
-    obs[rows, INDEX["last_action_fetch_http"] + action] = 1.0
-    env._last_action[rows] = action
+    remembered = np.flatnonzero(failed & (code != E_INVALID) & (actions < _N_METHODS))
+    if len(remembered):
+        obs[remembered, INDEX["failed_fetch_http"] + actions[remembered]] = 1.0
+    obs[:, INDEX["count_403"]] = states[:, S_BLOCKS] / _BLOCKS_TO_BAN
+    obs[:, INDEX["count_429"]] = states[:, S_429] / _RATE_LIMITS_TO_BAN
+    obs[:, INDEX["elapsed"]] = np.minimum(2.0, states[:, S_TIME] / sites.time_budget)
+    obs[:, INDEX["last_latency"]] = np.minimum(4.0, events.duration / 10_000.0)
+    obs[:, INDEX["politeness"]] = np.minimum(1.0, env._requests / 3.0)
+    obs[:, INDEX["browser_live"]] = states[:, S_FETCHED] == BY_HEADLESS
+    obs[:, INDEX["last_failed"]] = failed
+    obs[:, INDEX["last_blocked"]] = _BLOCK_ERROR[code]
+    obs[:, INDEX["steps"]] = states[:, S_STEPS] / sites.max_steps
+    obs[:, _LAST_ACTION_START : _LAST_ACTION_START + _N_ACTIONS] = _ACTION_ONE_HOT[actions]
+    env._last_action[:] = actions
 
 
-def _write_item_counts(obs, sites, rows, states) -> None:
-    """The item entries after an extraction (``dynamics.item_counts``, per extractor)."""
-    pages = states[:, _PAGE_COLUMNS]
-    per_page = sites.per_page[rows]
+class ItemCounts(NamedTuple):
+    """Every sub-env's items after a step (``dynamics.item_counts``): valid ones, new rows
+    and re-served rows, pages collected, and defective rows per extractor."""
+
+    valid: np.ndarray
+    items: np.ndarray
+    duplicates: np.ndarray
+    collected: np.ndarray
+    defective: np.ndarray
+
+
+def _item_counts(sites, states) -> ItemCounts:
+    pages = states[:, S_CSS : S_LLM + 1]
+    duplicate_pages = states[:, S_DUP_CSS : S_DUP_CSS + 3]
+    per_page = sites.per_page
     counts = pages * per_page
-    defective = (counts * sites.defect_share[rows]).astype(np.int64)
+    defective = (counts * sites.defect_share).astype(np.int64)
     items = counts.sum(axis=1)
-    valid = np.where(sites.broken[rows], 0, counts - defective).sum(axis=1)
-    duplicates = (states[:, _DUP_COLUMNS] * per_page).sum(axis=1)
-    collected = pages.sum(axis=1) + states[:, _DUP_COLUMNS].sum(axis=1)
-    obs[rows, INDEX["pages_collected"]] = np.minimum(3.0, collected / 10.0)
-    obs[rows, INDEX["items_vs_target"]] = np.minimum(2.0, valid / sites.target_items[rows])
-    safe_items = np.where(items > 0, items, 1)
-    obs[rows, INDEX["item_quality"]] = np.where(items > 0, valid / safe_items, 0.0)
-    obs[rows, INDEX["duplicate_rows"]] = duplicates / (items + duplicates)
+    valid = ((counts - defective) * ~sites.broken).sum(axis=1)
+    duplicates = (duplicate_pages * per_page).sum(axis=1)
+    collected = pages.sum(axis=1) + duplicate_pages.sum(axis=1)
+    return ItemCounts(valid, items, duplicates, collected, defective)
 
 
-def _new_mask(n: int, rows: Any) -> np.ndarray:
-    mask = np.zeros(n, dtype=bool)
-    mask[rows] = True
-    return mask
+def _write_item_counts(obs, sites, counted: ItemCounts) -> None:
+    """The item entries (``dynamics.item_counts``, per extractor)."""
+    valid, items, duplicates = counted.valid, counted.items, counted.duplicates
+    obs[:, INDEX["pages_collected"]] = np.minimum(3.0, counted.collected / 10.0)
+    obs[:, INDEX["items_vs_target"]] = np.minimum(2.0, valid / sites.target_items)
+    # With no items there are no valid ones and no duplicates either: 0 / 1.
+    obs[:, INDEX["item_quality"]] = valid / np.maximum(items, 1)
+    obs[:, INDEX["duplicate_rows"]] = duplicates / np.maximum(items + duplicates, 1)
 
 
 class _StepReport:
@@ -220,11 +233,11 @@ class StepTexts:
     """
 
     def __init__(self, num_envs: int, max_steps: int) -> None:
-        self.pattern_types: list[str] = [""] * num_envs
-        self.domains: list[str] = [""] * num_envs
+        self.pattern_types = np.full(num_envs, "", dtype=object)
+        self.domains = np.full(num_envs, "", dtype=object)
         self.shell_ratio = np.zeros(num_envs)
-        # Each logged error as (code, action, phase): its text is ``ERROR_TEXTS`` of them.
-        self.log = np.zeros((num_envs, max_steps, 3), dtype=np.int64)
+        # Each logged error as its index into ``ERROR_TEXTS`` (code, action, phase) flattened.
+        self.log = np.zeros((num_envs, max_steps), dtype=np.int64)
         self.count = np.zeros(num_envs, dtype=np.int64)
 
     def reset(self, index: int, profile: SiteProfile) -> None:
@@ -237,34 +250,33 @@ class StepTexts:
     def record_errors(self, rows, codes, actions, phases) -> None:
         """Log one error for each sub-env of ``rows`` (their failed steps)."""
         position = self.count[rows]
-        self.log[rows, position] = np.stack([codes, actions, phases[rows]], axis=1)
+        self.log[rows, position] = (codes * _N_ACTIONS + actions) * _N_PHASES + phases[rows]
         self.count[rows] = position + 1
 
     def errors(self, index: int) -> list[str]:
         """Sub-env ``index``'s error texts so far, in order."""
-        entries = self.log[index, : self.count[index]]
-        return [ERROR_TEXTS[code, action, phase] for code, action, phase in entries.tolist()]
+        return error_texts(self.log[index, : self.count[index]])
 
     def step_infos(
-        self, env: Any, rows, actions, events, previous_phase, finals: Any = None
+        self, env: Any, stepped: np.ndarray, actions, events, previous_phase, finals: Any = None
     ) -> dict[str, Any]:
-        """The step's ``action`` and ``action_result`` infos of the sub-envs of ``rows``; the
-        codes and ``ActionResult`` s are built when read (``LazyColumn``). ``finals`` (a
-        ``FinishedCrawls``) gives the final ``ActionResult`` of the sub-envs that finished."""
+        """The step's ``action`` and ``action_result`` infos of the sub-envs of the mask
+        ``stepped``; the codes and ``ActionResult`` s are built when read (``LazyColumn``).
+        ``finals`` (a ``FinishedCrawls``) gives the final ``ActionResult`` of the sub-envs that
+        finished."""
         n = env.num_envs
-        mask = _new_mask(n, rows)
         states = env._states
         pages = states[:, S_CSS] + states[:, S_HEURISTIC] + states[:, S_LLM]
-        sites = (list(self.pattern_types), list(self.domains))
-        report = _StepReport(
-            mask.copy(), actions.copy(), previous_phase, events, pages, sites, finals
-        )
+        sites = (self.pattern_types.copy(), self.domains.copy())
+        masks = np.empty((4, n), dtype=bool)
+        masks[:] = stepped
+        report = _StepReport(masks[0], actions.copy(), previous_phase, events, pages, sites, finals)
         names = _ACTION_NAMES[actions]
-        action = {"action": names, "_action": mask, "code": LazyColumn(n, report.code)}
-        action["_code"] = mask.copy()
-        infos = {"action": action, "_action": mask.copy()}
+        action = {"action": names, "_action": masks[1], "code": LazyColumn(n, report.code)}
+        action["_code"] = masks[2]
+        infos = {"action": action, "_action": masks[3]}
         infos["action_result"] = LazyColumn(n, report.result)
-        infos["_action_result"] = mask.copy()
+        infos["_action_result"] = stepped.copy()
         return infos
 
     @staticmethod
@@ -276,22 +288,25 @@ class StepTexts:
         if not rows:
             return
         n = env.num_envs
+        # One block for the masks of the keys (each key its own row: its own array).
+        masks = np.zeros((_N_FINAL_MASKS, n), dtype=bool)
+        masks[:, rows] = True
         action = infos["action"]
         action["action"][rows] = "final"
         names = np.full(n, None, dtype=object)
         names[rows] = _ACTION_NAMES[finals.actions]
-        action["name"], action["_name"] = names, _new_mask(n, rows)
+        action["name"], action["_name"] = names, masks[0]
         task: dict[str, Any] = {}
-        for key, dtype in TASK_DTYPES.items():
+        for index, (key, dtype) in enumerate(TASK_DTYPES.items(), start=1):
             column = task[key] = np.zeros(n, dtype=dtype)
             column[rows] = finals.task[key]
-            task[f"_{key}"] = _new_mask(n, rows)
-        infos["task"], infos["_task"] = task, _new_mask(n, rows)
+            task[f"_{key}"] = masks[index]
+        infos["task"], infos["_task"] = task, masks[-3]
         scores = np.zeros(n)
         scores[rows] = finals.true_scores
-        infos["true_crawl_score"], infos["_true_crawl_score"] = scores, _new_mask(n, rows)
+        infos["true_crawl_score"], infos["_true_crawl_score"] = scores, masks[-2]
         infos["crawl_result"] = LazyColumn(n, finals.crawl_result)
-        infos["_crawl_result"] = _new_mask(n, rows)
+        infos["_crawl_result"] = masks[-1]
 
     @staticmethod
     def drop(infos: dict[str, Any], finished: np.ndarray) -> None:

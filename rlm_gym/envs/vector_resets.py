@@ -17,21 +17,24 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium.utils import seeding
 
-from rlm_gym.envs.observation import PROBE_DRAWS, PROGRESS_START
+from rlm_gym.envs.observation import OBSERVATION_SIZE, PROBE_DRAWS, PROGRESS_START
 from rlm_gym.envs.profiles import PROFILE_DRAWS, SIMULATED_PATTERN_TYPES
+from rlm_gym.envs.vector_dynamics import SiteArrays
 from rlm_gym.envs.vector_observation import INITIAL_PROGRESS
 from rlm_gym.envs.vector_sites import columns_of, draw_sites, probes, shell_ratios
 
 __all__ = [
     "RESET_DRAWS",
+    "DrawnSites",
     "SitePool",
     "batch_generator",
     "draw_exactly",
+    "drawn_sites",
     "reset_at_once",
     "reset_exactly",
 ]
@@ -39,6 +42,7 @@ __all__ = [
 # The single env draws uniforms in blocks of this size (``crawl_env._UNIFORM_BLOCK``).
 _UNIFORM_BLOCK = 64
 RESET_DRAWS = PROBE_DRAWS + _UNIFORM_BLOCK
+_PATTERN_NAMES = np.array(SIMULATED_PATTERN_TYPES, dtype=object)
 
 
 def batch_generator(seed: Any, seeds: list[int | None]) -> np.random.Generator:
@@ -53,15 +57,16 @@ def batch_generator(seed: Any, seeds: list[int | None]) -> np.random.Generator:
 
 
 class SitePool:
-    """Sites drawn ahead from the batch's generator, ``size`` per ``draw_sites`` call: a step
-    that resets a few sub-envs takes their sites from the pool instead of paying a numpy pass's
-    fixed cost for them (the sites are independent draws, so the order taken changes nothing).
+    """Sites drawn ahead from the batch's generator, ``size`` per ``draw_sites`` call, with
+    everything a reset writes of them (site numbers, first observations, texts) derived in the
+    same pass: a step that resets a few sub-envs copies their rows from the pool instead of
+    paying a numpy pass's fixed cost for them (the sites are independent draws, so the order
+    taken changes nothing).
 
     Example:
-        >>> pool = SitePool(np.random.default_rng(0), None, {}, size=8)
-        >>> columns, domains, probe = pool.take(3)
-        >>> columns.shape, len(domains), probe.shape
-        ((3, 13), 3, (3, 22))
+        >>> pool = SitePool(np.random.default_rng(0), None, {}, 30, 1, size=8)
+        >>> pool.take(3).columns.shape, pool.take(3).obs.shape, pool.start
+        ((8, 13), (8, 58), 3)
     """
 
     def __init__(
@@ -69,32 +74,67 @@ class SitePool:
         generator: np.random.Generator,
         pattern_types: tuple[str, ...] | None,
         overrides: dict[str, Any],
+        max_steps: int,
+        error_cap: int,
         size: int = 512,
     ) -> None:
         self._generator = generator
         self._pattern_types = pattern_types
         self._overrides = overrides
+        self._settings = (max_steps, error_cap)
         self._size = size
-        self._sites: Any = None
+        self._block: DrawnSites | None = None
+        self.start = 0
         self._next = 0
 
-    def take(self, m: int) -> tuple[np.ndarray, list[str], np.ndarray]:
-        """The next ``m`` sites: their attribute rows, domains and probes."""
-        if self._sites is None or self._next + m > len(self._sites.domains):
+    def take(self, m: int) -> DrawnSites:
+        """A block of drawn sites whose rows ``start:start + m`` are the next ``m`` sites."""
+        if self._block is None or self._next + m > len(self._block.domains):
             # What is left is dropped: a new pool's first rows are as good as its last.
             u = self._generator.random((max(self._size, m), PROFILE_DRAWS + PROBE_DRAWS))
-            self._sites = draw_sites(u, self._pattern_types, self._overrides)
+            sites = draw_sites(u, self._pattern_types, self._overrides)
+            self._block = drawn_sites(*sites, *self._settings)
             self._next = 0
-        start, self._next = self._next, self._next + m
-        columns, domains, probe = self._sites
-        return columns[start : self._next], domains[start : self._next], probe[start : self._next]
+        self.start, self._next = self._next, self._next + m
+        return self._block
+
+
+class DrawnSites(NamedTuple):
+    """m drawn sites and what a reset writes of each: attribute rows, domains (an object
+    array), site numbers (``SiteArrays``), first observations, pattern type names and
+    ``text_ratio`` of an empty page."""
+
+    columns: np.ndarray
+    domains: np.ndarray
+    sites: SiteArrays
+    obs: np.ndarray
+    pattern_types: np.ndarray
+    shell_ratios: np.ndarray
+
+
+def drawn_sites(
+    columns: np.ndarray, domains: list[str], probe: np.ndarray, max_steps: int, error_cap: int
+) -> DrawnSites:
+    """Everything a reset writes of the sites ``columns`` / ``domains`` with probes ``probe``."""
+    m = len(columns)
+    sites = SiteArrays(m)
+    sites.set_columns(np.arange(m), columns, max_steps, error_cap)
+    obs = np.empty((m, OBSERVATION_SIZE), dtype=np.float32)
+    obs[:, :PROGRESS_START] = probe
+    obs[:, PROGRESS_START:] = INITIAL_PROGRESS
+    names = _PATTERN_NAMES[columns[:, 0]]
+    domain_array = np.empty(m, dtype=object)
+    domain_array[:] = domains
+    return DrawnSites(columns, domain_array, sites, obs, names, shell_ratios(columns))
 
 
 def reset_at_once(env: Any, rows: np.ndarray, profile: Any = None) -> None:
     """The sites of the sub-envs of ``rows`` from the batch's pool of drawn sites (``profile``:
     replay this site, with probes drawn now), written."""
     if profile is None:
-        _write_sites(env, rows, *env._pool.take(len(rows)))
+        pool = env._pool
+        block = pool.take(len(rows))
+        _write_drawn(env, rows, block, pool.start)
     else:
         _write_sites(env, rows, *_replayed(profile, env._rng.random((len(rows), PROBE_DRAWS))))
 
@@ -136,16 +176,25 @@ def _write_sites(
     env: Any, rows: np.ndarray, columns: np.ndarray, domains: list[str], probe: np.ndarray
 ) -> None:
     """Write the sites (attribute rows, domains, probes) of the sub-envs of ``rows``."""
-    env._site_columns[rows] = columns
-    env._sites.set_columns(rows, columns, env.max_steps, env._scorer.error_cap)
+    _write_drawn(env, rows, drawn_sites(columns, domains, probe, *_settings(env)), 0)
+
+
+def _settings(env: Any) -> tuple[int, int]:
+    return env.max_steps, env._scorer.error_cap
+
+
+def _write_drawn(env: Any, rows: np.ndarray, block: DrawnSites, start: int) -> None:
+    """Write rows ``start:start + len(rows)`` of ``block`` as the sites of the sub-envs of
+    ``rows``."""
+    stop = start + len(rows)
+    env._site_columns[rows] = block.columns[start:stop]
+    env._sites.copy_rows(rows, block.sites, start, stop)
     texts = env._texts
-    for index, pattern, domain in zip(rows.tolist(), columns[:, 0].tolist(), domains, strict=True):
-        texts.pattern_types[index] = SIMULATED_PATTERN_TYPES[pattern]
-        texts.domains[index] = domain
-    texts.shell_ratio[rows] = shell_ratios(columns)
+    texts.pattern_types[rows] = block.pattern_types[start:stop]
+    texts.domains[rows] = block.domains[start:stop]
+    texts.shell_ratio[rows] = block.shell_ratios[start:stop]
     texts.count[rows] = 0
-    env._obs[rows, :PROGRESS_START] = probe
-    env._obs[rows, PROGRESS_START:] = INITIAL_PROGRESS
+    env._obs[rows] = block.obs[start:stop]
 
 
 def draw_exactly(env: Any, rows: np.ndarray) -> np.ndarray:
