@@ -19,7 +19,7 @@ from rlm_gym.training.studies.task_measures import mean_and_ci
 #: The bar of the moonshot: normalised true crawl score (random 0, oracle 1).
 BAR = 0.90
 # PPO settings a screen variant may change; where the demo sets none, training's defaults hold.
-_PPO_KEYS = ("n_epochs", "ent_coef", "gae_lambda", "batch_size")
+_PPO_KEYS = ("n_epochs", "ent_coef", "gae_lambda", "batch_size", "gamma", "n_steps")
 
 
 def _idea(settings: dict[str, Any], budget: int) -> str:
@@ -32,7 +32,7 @@ def _idea(settings: dict[str, Any], budget: int) -> str:
     if "reward_schedule" in settings:
         changes.append("the success-first curriculum (`curriculum_success_first`)")
     arch = (hyperparams.get("policy_kwargs") or {}).get("net_arch")
-    if arch:
+    if arch and list(arch) != list(DEFAULT_HYPERPARAMS["policy_kwargs"]["net_arch"]):
         changes.append(f"a {' x '.join(str(width) for width in arch)} network (PPO's: 64 x 64)")
     if hyperparams.get("learning_rate_schedule") == "linear":
         changes.append("the learning rate annealed linearly to 0")
@@ -43,13 +43,15 @@ def _idea(settings: dict[str, Any], budget: int) -> str:
         changes.append(
             f"graded efficiency at {config['error_step']:g} off per error (the demo: 0.25)"
         )
+    # A variant that spells out every PPO setting names only those that differ.
+    explicit = set(DEFAULT_HYPERPARAMS) <= set(hyperparams)
     for key in _PPO_KEYS:
         if key not in hyperparams:
             continue
         was = demo.hyperparams.get(key, DEFAULT_HYPERPARAMS[key])
         if hyperparams[key] != was:
             changes.append(f"`{key}` {hyperparams[key]:g} (the demo: {was:g})")
-        elif key not in demo.hyperparams:
+        elif key not in demo.hyperparams and not explicit:
             changes.append(
                 f"`{key}` {hyperparams[key]:g} set explicitly, which the demo already trains "
                 "with (training's default): a re-run of `demo-2M`"

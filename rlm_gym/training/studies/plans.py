@@ -204,6 +204,34 @@ def _graded_fast(budget: int | None = None, **hyperparams: Any) -> dict[str, Any
     return variant
 
 
+# The moonshot's PPO settings, all of them: FAST_RECIPE's with gamma 0.999 and training's
+# defaults (DEFAULT_HYPERPARAMS) for the rest, as `demo-2M` trained with them.
+_MOONSHOT_PPO: dict[str, Any] = {
+    "n_steps": 32,
+    "batch_size": 1024,
+    "n_epochs": 5,
+    "learning_rate": 4e-3,
+    "gamma": 0.999,
+    "gae_lambda": 0.95,
+    "ent_coef": 0.01,
+    "clip_range": 0.2,
+    "policy_kwargs": {"net_arch": [64, 64]},
+}
+
+
+def _moonshot_explicit(total_timesteps: int | None = None, **hyperparams: Any) -> dict[str, Any]:
+    """A moonshot variant with every PPO setting written out (``hyperparams`` over
+    ``_MOONSHOT_PPO``): graded efficiency, 128 envs, ``total_timesteps`` (None: the study's)."""
+    variant: dict[str, Any] = {
+        "config": _GRADED,
+        "n_envs": 128,
+        "hyperparams": {**_MOONSHOT_PPO, **hyperparams},
+    }
+    if total_timesteps is not None:
+        variant["total_timesteps"] = total_timesteps
+    return variant
+
+
 # The moonshot (issue 37): the demo's recipe (graded efficiency, gamma 0.999, FAST_RECIPE) at
 # 2M steps, alone and with one idea each, screened on seed 0 (`moonshot-screen`); the best
 # confirmed on 3 seeds (`moonshot`).
@@ -223,6 +251,11 @@ _MOONSHOT_IDEAS: dict[str, dict[str, Any]] = {
     # Meant as an entropy bonus, but 0.01 is training's default (DEFAULT_HYPERPARAMS), so this
     # is `demo-2M` again: kept because it reproduced that run to the last digit.
     "ent0.01": _graded_fast(ent_coef=0.01),
+    # The second screen (this stop): every PPO setting spelled out, so that a change to
+    # FAST_RECIPE or to training's defaults cannot change what these variants ran.
+    "steps4M": _moonshot_explicit(total_timesteps=4_000_000),
+    "ent0.003": _moonshot_explicit(ent_coef=0.003),
+    "gamma0.9995": _moonshot_explicit(gamma=0.9995),
 }
 # The ideas confirmed on 3 seeds: the recipe trained longer and the screen's best on seed 0.
 _MOONSHOT_CONFIRMED = ("demo-2M", "error_step_0.5")
