@@ -171,6 +171,7 @@ def moonshot_screen() -> str:
             ]
         )
     curve = results["curve_eval"]
+    last_old = [name for name, settings, _ in screened if not _explicit(settings)][-1]
     caption = (
         f"Seed 0 of each idea, {results['total_timesteps']:,} steps unless it says otherwise, "
         f"scored on the studies' {results['n_eval_episodes']} evaluation episodes (seeds "
@@ -180,7 +181,7 @@ def moonshot_screen() -> str:
         "One seed tells ideas apart only by more than a seed's spread (the demo's "
         f"{len(demo['scores'])} seeds span {max(demo['scores']) - min(demo['scores']):.3f}); "
         f"{', '.join(f'`{name}`' for name in confirmed)} went on to the 3-seed confirmation. "
-        f"The ideas up to `ent0.01` ran on the last stop's code and are compared with "
+        f"The ideas up to `{last_old}` ran on the last stop's code and are compared with "
         f"`{reference}`; those after it spell out every PPO setting and ran on this stop's code, "
         "on which the same recipe and seed train another agent (the batched training env), so "
         f"they are compared with `{MOONSHOT_RERUN}`, the recipe re-run on that code. "
