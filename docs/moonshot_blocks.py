@@ -12,14 +12,19 @@ from block_tools import RESULTS, pm, read_json, study, table
 
 from rlm_gym.crawl.config import COMPONENT_WEIGHTS
 from rlm_gym.training.run_config import DEFAULT_HYPERPARAMS
-from rlm_gym.training.studies.plans import MOONSHOT_CHOICE, STUDIES
+from rlm_gym.training.studies.plans import (
+    MOONSHOT_CHOICE,
+    MOONSHOT_RERUN,
+    STUDIES,
+    variant_budget,
+)
 from rlm_gym.training.studies.recipes import RECIPES
 from rlm_gym.training.studies.task_measures import mean_and_ci
 
 #: The bar of the moonshot: normalised true crawl score (random 0, oracle 1).
 BAR = 0.90
 # PPO settings a screen variant may change; where the demo sets none, training's defaults hold.
-_PPO_KEYS = ("n_epochs", "ent_coef", "gae_lambda", "batch_size")
+_PPO_KEYS = ("n_epochs", "ent_coef", "gae_lambda", "batch_size", "gamma", "n_steps")
 
 
 def _idea(settings: dict[str, Any], budget: int) -> str:
@@ -32,7 +37,7 @@ def _idea(settings: dict[str, Any], budget: int) -> str:
     if "reward_schedule" in settings:
         changes.append("the success-first curriculum (`curriculum_success_first`)")
     arch = (hyperparams.get("policy_kwargs") or {}).get("net_arch")
-    if arch:
+    if arch and list(arch) != list(DEFAULT_HYPERPARAMS["policy_kwargs"]["net_arch"]):
         changes.append(f"a {' x '.join(str(width) for width in arch)} network (PPO's: 64 x 64)")
     if hyperparams.get("learning_rate_schedule") == "linear":
         changes.append("the learning rate annealed linearly to 0")
@@ -43,13 +48,15 @@ def _idea(settings: dict[str, Any], budget: int) -> str:
         changes.append(
             f"graded efficiency at {config['error_step']:g} off per error (the demo: 0.25)"
         )
+    # A variant that spells out every PPO setting names only those that differ.
+    explicit = set(DEFAULT_HYPERPARAMS) <= set(hyperparams)
     for key in _PPO_KEYS:
         if key not in hyperparams:
             continue
         was = demo.hyperparams.get(key, DEFAULT_HYPERPARAMS[key])
         if hyperparams[key] != was:
             changes.append(f"`{key}` {hyperparams[key]:g} (the demo: {was:g})")
-        elif key not in demo.hyperparams:
+        elif key not in demo.hyperparams and not explicit:
             changes.append(
                 f"`{key}` {hyperparams[key]:g} set explicitly, which the demo already trains "
                 "with (training's default): a re-run of `demo-2M`"
@@ -79,18 +86,35 @@ def _demo() -> tuple[str, dict[str, Any]]:
     return recipe.variant, study(recipe.study)["variants"][recipe.variant]
 
 
+def _rerun_seed0() -> dict[str, Any] | None:
+    """The recipe re-run on this stop's code, seed 0 (the `moonshot` study's), if finished."""
+    confirmation = study("moonshot")
+    runs = [*confirmation.get("unpaired_runs", []), *_per_seed(confirmation)]
+    return next(
+        (run for run in runs if run["variant"] == MOONSHOT_RERUN and run["seed"] == 0), None
+    )
+
+
+def _explicit(settings: dict[str, Any]) -> bool:
+    """A variant of this stop: every PPO setting written out (``_moonshot_explicit``)."""
+    return set(DEFAULT_HYPERPARAMS) <= set(settings.get("hyperparams") or {})
+
+
 def moonshot_screen() -> str:
-    """Each idea's seed-0 run: true score, normalised, and its learning curve."""
+    """Each idea's seed-0 run: true score, normalised, and its learning curve; the last
+    stop's ideas against `demo-2M`, this stop's against the recipe re-run on their code."""
     results = study("moonshot-screen")
     baselines = results["baselines"]
     reference = results["reference"]
     _, demo = _demo()
     demo_seed0 = next(run for run in demo["per_seed"] if run["seed"] == 0)
+    rerun = _rerun_seed0()
     rows = [
         [
             "the demo (450k steps, `demo-cost` record)",
             f"{demo_seed0['score']:.3f}",
             f"{_normalised(demo_seed0['score'], baselines):.3f}",
+            "-",
             "-",
             "-",
             "-",
@@ -104,52 +128,74 @@ def moonshot_screen() -> str:
         for run in [*results.get("unpaired_runs", []), *_per_seed(results)]
         if run["seed"] == 0
     }
-    reference_run = finished.get(reference)
+    screened = [
+        (name, row["settings"], row["total_timesteps"]) for name, row in results["variants"].items()
+    ]
+    if rerun is not None:
+        # The re-run is the `moonshot` study's run; it stands here as this stop's reference.
+        rerun_settings = STUDIES["moonshot"].variants[MOONSHOT_RERUN]
+        screened.append(
+            (MOONSHOT_RERUN, rerun_settings, variant_budget(STUDIES["moonshot"], MOONSHOT_RERUN))
+        )
+        finished[MOONSHOT_RERUN] = rerun
     confirmed = list(study("moonshot")["variants"])
-    for name, settings in results["variants"].items():
-        idea = f"`{name}`: {_idea(settings['settings'], settings['total_timesteps'])}"
+    for name, settings, budget in screened:
+        idea = f"`{name}`: {_idea(settings, budget)}"
+        if name == MOONSHOT_RERUN:
+            idea += " (the recipe re-run on this stop's code; `moonshot` study, seed 0)"
         run = finished.get(name)
         if run is None:
-            rows.append([idea, "not finished", *["-"] * 7])
+            rows.append([idea, "not finished", *["-"] * 8])
             continue
+        against = (
+            rerun if _explicit(settings) and name != MOONSHOT_RERUN else finished.get(reference)
+        )
+        if name in (reference, MOONSHOT_RERUN):
+            versus = "(reference)"
+        elif against is None:
+            versus = "-"
+        else:
+            versus = f"{run['score'] - against['score']:+.3f}"
         rows.append(
             [
                 idea,
                 f"{run['score']:.3f}",
                 f"{_normalised(run['score'], baselines):.3f}",
-                "(reference)"
-                if name == reference
-                else f"{run['score'] - reference_run['score']:+.3f}"
-                if reference_run
-                else "-",
+                versus,
                 _curve_at(run, 600_000),
                 _curve_at(run, 1_200_000),
+                _curve_at(run, 2_000_000),
                 _curve_at(run, None),
                 f"{run['efficiency']:.2f}",
                 f"{run['job_done']:.2f}",
             ]
         )
     curve = results["curve_eval"]
+    last_old = [name for name, settings, _ in screened if not _explicit(settings)][-1]
     caption = (
-        f"Seed 0 of each idea, {results['total_timesteps']:,} steps, scored on the studies' "
-        f"{results['n_eval_episodes']} evaluation episodes (seeds {results['eval_seed']:,}+); "
-        f"the learning curve is the true score on {curve['n_eval_episodes']} other episodes "
-        f"(seeds {curve['eval_seed']:,}+) every {curve['eval_freq']:,} steps, at the last "
-        f"point by 600k, 1.2M steps and the end. One seed tells ideas apart only by more than "
-        f"a seed's spread (the demo's {len(demo['scores'])} seeds span "
-        f"{max(demo['scores']) - min(demo['scores']):.3f}); "
-        f"{' and '.join(f'`{name}`' for name in confirmed)} went on to the 3-seed "
-        "confirmation. Efficiency is the true score's (any "
-        "error voids it), job done the share of jobs whose target of valid rows was met "
-        "without a ban or a time-out.\n\n"
+        f"Seed 0 of each idea, {results['total_timesteps']:,} steps unless it says otherwise, "
+        f"scored on the studies' {results['n_eval_episodes']} evaluation episodes (seeds "
+        f"{results['eval_seed']:,}+); the learning curve is the true score on "
+        f"{curve['n_eval_episodes']} other episodes (seeds {curve['eval_seed']:,}+) every "
+        f"{curve['eval_freq']:,} steps, at the last point by 600k, 1.2M, 2M steps and the end. "
+        "One seed tells ideas apart only by more than a seed's spread (the demo's "
+        f"{len(demo['scores'])} seeds span {max(demo['scores']) - min(demo['scores']):.3f}); "
+        f"{', '.join(f'`{name}`' for name in confirmed)} went on to the 3-seed confirmation. "
+        f"The ideas up to `{last_old}` ran on the last stop's code and are compared with "
+        f"`{reference}`; those after it spell out every PPO setting and ran on this stop's code, "
+        "on which the same recipe and seed train another agent (the batched training env), so "
+        f"they are compared with `{MOONSHOT_RERUN}`, the recipe re-run on that code. "
+        "Efficiency is the true score's (any error voids it), job done the share of jobs whose "
+        "target of valid rows was met without a ban or a time-out.\n\n"
     )
     headers = [
         "idea",
         "true score",
         "normalised",
-        f"vs `{reference}`",
+        "vs its reference",
         "curve, 600k",
         "curve, 1.2M",
+        "curve, 2M",
         "curve, end",
         "efficiency",
         "job done",
@@ -203,9 +249,7 @@ def moonshot_verdict() -> str:
                 pm(row["normalised"], row["normalised_ci95"]),
                 interval,
                 _paired(by_variant[name], demo_scores),
-                "(reference)"
-                if name == reference
-                else _paired(by_variant[name], by_variant[reference]),
+                _versus(name, results, by_variant),
                 _verdict(iqm),
             ]
         )
@@ -217,19 +261,33 @@ def moonshot_verdict() -> str:
         "normalised",
         "IQM, normalised [95 % CI]",
         f"vs the demo (`{demo_variant}`, paired by seed)",
-        f"vs `{reference}` (paired by seed)",
+        "vs its reference (paired by seed)",
         f"normalised {BAR:.2f}",
     ]
     seeds = sorted({seed for row in results["variants"].values() for seed in row["seeds"]})
     caption = (
         f"`rlm-gym study moonshot`, {results['total_timesteps']:,} steps, seeds "
-        f"{', '.join(str(seed) for seed in seeds)} (seed 0 of each is the screen's run: the "
-        f"same recipe and seed), {results['n_eval_episodes']} evaluation episodes per agent; "
-        "`rlm-gym train --recipe moonshot` trains the row marked `moonshot`. The IQM's CI is "
-        "rliable's stratified bootstrap over seeds (`results/reliable.json`), the paired "
-        "differences a Student t over the seeds both hold.\n\n"
+        f"{', '.join(str(seed) for seed in seeds)} (seed 0 of a screened idea is the "
+        f"screen's run: the same recipe and seed), {results['n_eval_episodes']} evaluation "
+        "episodes per agent; `rlm-gym train --recipe moonshot` trains the row marked "
+        "`moonshot`. The IQM's CI is rliable's stratified bootstrap over seeds "
+        "(`results/reliable.json`), the paired differences a Student t over the seeds both "
+        f"hold. The last stop's recipes are paired with `{reference}`, this stop's (trained on "
+        f"this stop's code) with `{MOONSHOT_RERUN}`, the same recipe re-run on that code.\n\n"
     )
     return caption + table(headers, rows)
+
+
+def _versus(name: str, results: dict[str, Any], by_variant: dict[str, dict[int, float]]) -> str:
+    """A confirmed recipe against its reference: this stop's against the re-run recipe, the
+    last stop's against the study's reference; paired by seed."""
+    settings = STUDIES["moonshot"].variants.get(name, {})
+    reference = results["reference"]
+    if _explicit(settings) and MOONSHOT_RERUN in by_variant:
+        reference = MOONSHOT_RERUN
+    if name in (results["reference"], MOONSHOT_RERUN):
+        return "(reference)"
+    return f"{_paired(by_variant[name], by_variant[reference])} (vs `{reference}`)"
 
 
 def moonshot_gap() -> str:
@@ -366,7 +424,31 @@ def moonshot_reward() -> str:
     return caption + table(headers, rows)
 
 
+def moonshot_modes() -> str:
+    """Greedy against sampled play of the moonshot's runs (``results/moonshot-modes.json``)."""
+    modes = read_json(RESULTS / "moonshot-modes.json")
+    rows = [
+        [
+            f"`{run['variant']}`, seed {run['seed']}",
+            f"{run['greedy']:.3f}",
+            ", ".join(f"{score:.3f}" for score in run["sampled"]),
+            pm(run["sampled_mean"], run["sampled_ci95"]),
+            f"{run['sampled_minus_greedy']:+.3f}",
+        ]
+        for run in modes["runs"]
+    ]
+    caption = (
+        f"`python -m rlm_gym.training.studies.eval_modes --study {modes['study']}`: each "
+        f"finished run of `{modes['study']}` on the {modes['n_eval_episodes']} evaluation "
+        f"episodes, greedy (the studies' scoring) and sampling its actions with "
+        f"{len(modes['sampling_seeds'])} seeds of the draws (the same episodes).\n\n"
+    )
+    headers = ["run", "greedy", "sampled, per draw seed", "sampled", "sampled - greedy"]
+    return caption + table(headers, rows)
+
+
 MOONSHOT_BLOCKS = {
+    "moonshot_modes": moonshot_modes,
     "moonshot_reward": moonshot_reward,
     "moonshot_screen": moonshot_screen,
     "moonshot_verdict": moonshot_verdict,
