@@ -404,6 +404,28 @@ STUDIES: dict[str, Study] = {
             total_timesteps=600_000,
             **{**_crawl_v2_ablation(), "reference": "today", "compare_to": ("demo",)},
         ),
+        # Issue 37: the check of HALF_RECIPE on the ablation's `full` reward before
+        # `ablation-half` re-runs all twelve variants with it.
+        Study(
+            name="recipe-half",
+            question=(
+                "Does the half-cost recipe (256 envs x 16 steps, minibatches of 1,024, 3 "
+                "epochs, the batched env's fast resets) train the ablation's `full` reward as "
+                "well as the quarter-cost recipe the `ablation` study trains with (128 envs x "
+                "32 steps, 5 epochs, exact resets)? At the ablation's budget, paired by seed."
+            ),
+            variants={
+                "quarter": {},
+                "half": {
+                    "n_envs": HALF_RECIPE["n_envs"],
+                    "hyperparams": dict(HALF_RECIPE["hyperparams"]),
+                    "vector_resets": HALF_RECIPE["vector_resets"],
+                },
+            },
+            seeds=(0, 1, 2),
+            total_timesteps=600_000,
+            **{**_crawl_v2_ablation(fast=True), "reference": "quarter", "compare_to": ()},
+        ),
         Study(
             name="demo-cost",
             question=(
