@@ -133,6 +133,8 @@ def run_spec(
         "n_eval_episodes": study.n_eval_episodes,
         "eval_seed": study.eval_seed,
         "curve_eval": dict(study.curve_eval),
+        # Checkouts before issue 37 have no such setting: their batched env resets exactly.
+        "vector_resets": getattr(study, "vector_resets", "exact"),
     }
 
 
@@ -216,12 +218,20 @@ def scaled(measured: dict[str, Any], timesteps: int, scale_to: int, eval_freq: i
 
 
 def paired(
-    old_tree: str, repeats: int, timesteps: int, study: str, variant: str, together: bool = False
+    old_tree: str,
+    repeats: int,
+    timesteps: int,
+    study: str,
+    variant: str,
+    together: bool = False,
+    old_study: str | None = None,
 ) -> dict:
     """Whole-process CPU seconds of ``--plain`` runs, old code against this checkout, in
     pairs: alternating (old, new, old, new, ...), each run's user + system CPU, its children
     included, read from ``resource.getrusage(RUSAGE_CHILDREN)`` around it; or, ``together``,
-    the two runs of a pair at the same time (on a busy machine both then share its load)."""
+    the two runs of a pair at the same time (on a busy machine both then share its load).
+    ``old_study``: the study the old checkout runs (default ``study``), when this checkout's
+    candidate recipe is a study of its own (``ablation-half`` against ``ablation``)."""
     import os
     import resource
     import statistics
@@ -229,8 +239,11 @@ def paired(
 
     here = Path(__file__).resolve()
     trees = {"old": str(Path(old_tree).resolve()), "new": str(here.parents[1])}
-    command = [sys.executable, str(here), "--plain", "--timesteps", str(timesteps)]
-    command += ["--study", study, "--variant", variant]
+    base = [sys.executable, str(here), "--plain", "--timesteps", str(timesteps)]
+    commands = {
+        "old": [*base, "--study", old_study or study, "--variant", variant],
+        "new": [*base, "--study", study, "--variant", variant],
+    }
     seconds: dict[str, list[float]] = {"old": [], "new": []}
     scores: dict[str, list[str]] = {"old": [], "new": []}
     load = os.getloadavg()[0]
@@ -240,7 +253,7 @@ def paired(
             # weighs on both alike. Each one's CPU comes from its own wait4 record.
             running = {
                 label: subprocess.Popen(
-                    command,
+                    commands[label],
                     env={**os.environ, "PYTHONPATH": tree},
                     cwd=tree,
                     stdout=subprocess.PIPE,
@@ -253,7 +266,7 @@ def paired(
                 _, status, usage = os.wait4(process.pid, 0)
                 process.returncode = os.waitstatus_to_exitcode(status)
                 if process.returncode:
-                    raise subprocess.CalledProcessError(process.returncode, command)
+                    raise subprocess.CalledProcessError(process.returncode, commands[label])
                 cpu = usage.ru_utime + usage.ru_stime
                 seconds[label].append(round(cpu, 2))
                 # The run's printed score: the same on both sides when the code computes the same.
@@ -263,7 +276,7 @@ def paired(
         for label, tree in trees.items():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             env = {**os.environ, "PYTHONPATH": tree}
-            subprocess.run(command, env=env, check=True, capture_output=True, cwd=tree)
+            subprocess.run(commands[label], env=env, check=True, capture_output=True, cwd=tree)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             seconds[label].append(round(cpu, 2))
@@ -273,6 +286,7 @@ def paired(
         "old_tree_commit": _commit(trees["old"]),
         "new_commit": _commit(trees["new"]),
         "study": study,
+        "old_study": old_study or study,
         "variant": variant,
         "timesteps": timesteps,
         "cpu_s": seconds,
@@ -322,6 +336,12 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--repeats", type=int, default=3, help="pairs for --paired")
     parser.add_argument(
+        "--old-study",
+        default=None,
+        help="with --paired: the study OLD_TREE runs (default: --study), e.g. `ablation` "
+        "against this checkout's `ablation-half`",
+    )
+    parser.add_argument(
         "--key",
         default="paired",
         help="with --paired: the study_cost section to save into (one per issue keeps each "
@@ -335,7 +355,13 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     if args.paired:
         result = paired(
-            args.paired, args.repeats, args.timesteps, args.study, args.variant, args.together
+            args.paired,
+            args.repeats,
+            args.timesteps,
+            args.study,
+            args.variant,
+            args.together,
+            args.old_study,
         )
         print(
             f"whole-process CPU, median of {args.repeats} pairs: old {result['median_old_s']:.1f}"

@@ -52,7 +52,9 @@ def study_cost() -> str:
         f"update by the steps, curve evaluations by their count, the final evaluation and "
         f"set-up as measured. {notes}.\n\n"
     )
-    paired = _paired(cost.get("paired")) + _paired(cost.get("paired_issue37"))
+    paired = "".join(
+        _paired(cost.get(key)) for key in ("paired", "paired_issue37", "paired_issue37b")
+    )
     return caption + table(headers, rows) + paired
 
 
@@ -67,11 +69,18 @@ def _paired(result: dict | None) -> str:
         if result.get("together")
         else "alternating pairs"
     )
+    old_study = result.get("old_study", result["study"])
+    runs = (
+        f"of the `{result['study']}` study's `{result['variant']}` run"
+        if old_study == result["study"]
+        else f"of the `{old_study}` study's `{result['variant']}` run (old) against the "
+        f"`{result['study']}` study's (new)"
+    )
     return (
         f"\nWhole runs, measured paired (`--paired`): {len(result['ratios'])} {how} "
-        f"of the `{result['study']}` study's `{result['variant']}` run at "
-        f"{result['timesteps']:,} steps, the code and recipe of {result['old_tree_commit']} "
-        f"against {result['new_commit']}'s, whole-process CPU (user + system): old "
+        f"{runs} at {result['timesteps']:,} steps, the code and recipe of "
+        f"{result['old_tree_commit']} against {result['new_commit']}'s, whole-process CPU "
+        "(user + system): old "
         f"{', '.join(f'{v:.0f}' for v in old)} s, new {', '.join(f'{v:.0f}' for v in new)} s; "
         f"new / old **{result['median_ratio']:.3f}** (median; pairs {pairs}){_scores(result)}.\n"
     )

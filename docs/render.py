@@ -64,6 +64,7 @@ from study_blocks import (
     demo_table,
     demo_version,
     recipe_cost_study,
+    recipe_half_study,
 )
 from vector_blocks import training_wrapping, vector_wrapper
 
@@ -381,6 +382,7 @@ BLOCKS: dict[str, Callable[[], str]] = {
     "sim_to_live": sim_to_live,
     "study_cost": study_cost,
     "recipe_cost_study": recipe_cost_study,
+    "recipe_half_study": recipe_half_study,
     "demo_cost_study": demo_cost_study,
     "demo_time": demo_time,
     "demo_recipe": demo_recipe,

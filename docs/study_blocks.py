@@ -146,16 +146,19 @@ def demo_cost_study() -> str:
     return study_table("demo-cost")
 
 
-def recipe_cost_study() -> str:
-    """The ``recipe-cost`` study: cheaper PPO recipes against the ablation's and the demo's."""
-    results = study("recipe-cost")
+def recipe_cost_study(name: str = "recipe-cost") -> str:
+    """The ``recipe-cost`` study: cheaper PPO recipes against the ablation's and the demo's
+    (or another study of recipes, ``name``)."""
+    results = study(name)
     rows = []
     for variant, row in results["variants"].items():
         settings = row.get("settings") or {}
         params = {**results["hyperparams"], **(settings.get("hyperparams") or {})}
+        resets = settings.get("vector_resets", results.get("vector_resets", "exact"))
         recipe = (
             f"{settings.get('n_envs', results['n_envs'])} x {params['n_steps']}, "
             f"{params.get('batch_size', 256)}, {params.get('n_epochs', 10)}"
+            + (", fast resets" if resets == "fast" else "")
         )
         per_seed = "/".join(f"{run['score']:.3f}" for run in row.get("per_seed", []))
         one_seed = len(row["seeds"]) < 2
@@ -191,6 +194,13 @@ def recipe_cost_study() -> str:
         *(f"vs `{name}`" for name in (results["reference"], *results.get("compare_to", ()))),
     ]
     return study_caption(results, True) + table(headers, rows)
+
+
+def recipe_half_study() -> str:
+    """The ``recipe-half`` study: the half-cost recipe against the ablation's, paired by seed."""
+    if not (RESULTS / "recipe-half.json").exists():
+        return "*Not measured yet*: `results/recipe-half.json` does not exist.\n"
+    return recipe_cost_study("recipe-half")
 
 
 def ablation_v1_study() -> str:

@@ -32,7 +32,7 @@ from rlm_gym.cli.options import (
     split_names,
 )
 from rlm_gym.envs import CURRENT_CRAWL_ENV_ID
-from rlm_gym.training.env_factory import REWARD_WRAPPINGS
+from rlm_gym.training.env_factory import REWARD_WRAPPINGS, VECTOR_RESETS
 
 __all__ = ["RUN_FLAGS", "TRAIN_DEFAULTS", "default_recipe_note", "register"]
 
@@ -69,7 +69,7 @@ RUN_FLAGS: tuple[str, ...] = (
     "env", "policy", "disable", "weight", "config", "timesteps", "n_envs", "seed", "hp",
     "hyperparams", "env_kwarg", "shaping", "vec_env", "log_dir", "algo", "checkpoint_freq",
     "eval_freq", "eval_episodes", "reward_schedule", "reward_schedule_interpolation",
-    "reward_wrapping", "recipe",
+    "reward_wrapping", "vector_resets", "recipe",
 )  # fmt: skip
 """``train`` flags that define a run; ``--resume`` takes them from the run's config.json instead."""
 
@@ -159,6 +159,7 @@ def _train_settings(args: argparse.Namespace, recipe: Any = None) -> dict[str, A
             if settings[key] is None:
                 settings[key] = value
         hyperparams.update(recipe.hyperparams)
+        settings["vector_resets"] = args.vector_resets or recipe.vector_resets
         settings["config"].update(recipe.config)
         settings["disable"] = [*recipe.disable, *settings["disable"]]
     settings["config"].update(parse_assignments(args.config, "--config"))
@@ -184,6 +185,7 @@ def _train_settings(args: argparse.Namespace, recipe: Any = None) -> dict[str, A
         if settings[key] is None:
             settings[key] = default
     settings["hyperparams"] = hyperparams
+    settings["vector_resets"] = settings.get("vector_resets") or args.vector_resets or "exact"
     settings["reward_schedule"] = _reward_schedule(args, settings.get("reward_schedule"))
     return settings
 
@@ -266,6 +268,7 @@ def _train(
         shaping=crawl_potential if args.shaping == "crawl" else args.shaping,
         vec_env=settings["vec_env"],
         reward_wrapping=args.reward_wrapping or "auto",
+        vector_resets=settings["vector_resets"],
         progress_bar=not args.quiet,
         **optional,
     )
@@ -455,6 +458,15 @@ def register(subparsers: Any) -> None:
         "wrapper over the vector env); same rewards either way. Default: auto, which takes "
         "vector only when it measured faster: --vec-env dummy, 16 envs or more, no "
         "--shaping, and not a crawl env",
+    )
+    train.add_argument(
+        "--vector-resets",
+        choices=VECTOR_RESETS,
+        default=None,
+        help="how an env trained as one batch (Crawl-v2) draws its sites: exact (sub-env i "
+        "replays the single env seeded seed + i) or fast (one generator for the batch: the "
+        "same distributions, other per-seed numbers, less CPU) (default: exact, or the "
+        "recipe's)",
     )
     train.add_argument(
         "--log-dir",

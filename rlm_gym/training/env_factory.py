@@ -22,6 +22,7 @@ from rlm_gym.wrappers import RewardPolicyWrapper, WeightSchedule
 __all__ = [
     "PROBE_STEPS",
     "REWARD_WRAPPINGS",
+    "VECTOR_RESETS",
     "VECTOR_MIN_ENVS",
     "check_policy_fits",
     "crawl_potential",
@@ -143,6 +144,9 @@ def check_policy_fits(factory: Callable[[], gym.Env], policy: str, env_id: str) 
 
 #: ``RunConfig.reward_wrapping`` values (``--reward-wrapping``).
 REWARD_WRAPPINGS: tuple[str, ...] = ("auto", "vector", "per_env")
+#: How a batched env's sub-envs draw their sites (``RunConfig.vector_resets``): ``"exact"``
+#: replays the single env of each sub-env's seed, ``"fast"`` draws from one generator.
+VECTOR_RESETS: tuple[str, ...] = ("exact", "fast")
 #: The fewest envs for which ``"auto"`` wraps the vector env as a whole: one vector wrapper
 #: pays a fixed cost per vector step (SB3's info dicts in, a batch through the policy, the info
 #: dicts out), which 16 envs amortise and 4 do not (``benchmarks/training_wrapping.py``).

@@ -20,7 +20,7 @@ import gymnasium as gym
 
 from rlm_gym._validation import unknown_name_error
 from rlm_gym.policies import RewardPolicy
-from rlm_gym.training.env_factory import resolve_reward_wrapping
+from rlm_gym.training.env_factory import VECTOR_RESETS, resolve_reward_wrapping
 from rlm_gym.training.hyperparams import check_hyperparams, parse_policy_kwargs
 from rlm_gym.training.models import ALGORITHMS
 from rlm_gym.wrappers.schedule import WeightSchedule
@@ -114,6 +114,12 @@ class RunConfig:
             path's clock is ``num_timesteps`` at every step, per-env wrappers' is set at each
             rollout start, SPEC 9.2). Once built, the path that runs (``config.json`` records
             it; a run recorded without one trained ``"per_env"``).
+        vector_resets: How a batched env (an env with a ``vector_entry_point``, trained as one
+            batch) draws its sites: ``"exact"`` replays the single env seeded ``seed + i`` in
+            sub-env ``i`` (the per-env path's agent, weight for weight); ``"fast"`` draws
+            them from one generator for the batch (the same distributions, two-sample tests in
+            docs/environment.md; other per-seed numbers, less CPU per reset). Other envs
+            ignore it.
         torch_threads: ``torch.set_num_threads`` value (1: two threads measured 3x slower on
             2 cores for these small networks); None leaves torch alone.
         progress_bar: Show progress on stderr: SB3's bar when ``tqdm`` and ``rich`` are
@@ -162,6 +168,7 @@ class RunConfig:
     shaping: Shaping = None
     vec_env: str = "dummy"
     reward_wrapping: str = "auto"
+    vector_resets: str = "exact"
     torch_threads: int | None = 1
     progress_bar: bool = True
     tensorboard: bool = True
@@ -180,6 +187,8 @@ class RunConfig:
                 raise ValueError(f"Expected `{name}` to be an integer >= 0, got {value!r}")
         if self.vec_env not in VEC_ENVS:
             raise unknown_name_error("vec_env", self.vec_env, VEC_ENVS)
+        if self.vector_resets not in VECTOR_RESETS:
+            raise unknown_name_error("vector_resets", self.vector_resets, VECTOR_RESETS)
         if self.algo is not None and self.algo not in ALGORITHMS:
             raise unknown_name_error("algo", self.algo, ALGORITHMS)
         overrides = dict(self.hyperparams or {})
@@ -256,6 +265,9 @@ class RunConfig:
                 "eval_seed": int(self.eval_seed),
             }
         )
+        if self.vector_resets != "exact":
+            # Only when not the default: a run of exact resets writes what earlier runs wrote.
+            record["vector_resets"] = self.vector_resets
         if self.reward_schedule is not None:
             # Only when given: a run without one writes what runs before schedules wrote.
             record["reward_schedule"] = self.reward_schedule.to_dict()
@@ -297,6 +309,7 @@ class RunConfig:
             shaping=_shaping_from_name(record.get("shaping")),
             vec_env="subproc" if record.get("vec_env") == "subproc" else "dummy",
             reward_wrapping=record.get("reward_wrapping", "per_env"),
+            vector_resets=record.get("vector_resets", "exact"),
             torch_threads=record.get("torch_threads"),
             progress_bar=progress_bar,
             tensorboard=record.get("tensorboard", True),

@@ -197,9 +197,9 @@ def _batched_vec_env(config: RunConfig, seed: int, done: int) -> Any:
         num_envs=config.n_envs,
         vectorization_mode="vector_entry_point",
         autoreset_mode=AutoresetMode.SAME_STEP,
-        # Exact: sub-env i draws what the per-env path's env i draws, so a run trains the same
-        # agent on either path and the studies' records stay comparable.
-        exact=True,
+        # Exact (the default): sub-env i draws what the per-env path's env i draws, so a run
+        # trains the same agent on either path and the studies' records stay comparable.
+        exact=config.vector_resets == "exact",
         **dict(config.env_kwargs or {}),
     )
     wrapped = VectorRewardPolicyWrapper(vector, config.policy, **_policy_options(config))

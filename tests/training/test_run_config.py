@@ -54,6 +54,7 @@ BAD_SETTINGS = [
     ({"vec_env": "subprocess"}, ValueError, "vec_env 'subprocess'. Did you mean 'subproc'?"),
     ({"algo": "ppo2"}, ValueError, "Unknown algo 'ppo2'. Did you mean 'ppo'?"),
     ({"hyperparams": {"n_steps": "abc"}}, TypeError, "`hyperparams n_steps` to be a positive"),
+    ({"vector_resets": "exactly"}, ValueError, "vector_resets 'exactly'. Did you mean 'exact'?"),
 ]
 
 
@@ -113,3 +114,12 @@ def test_train_takes_a_run_config_or_its_settings_not_both():
         train(RunConfig("CartPole-v1"), "lenient")
     with pytest.raises(TypeError, match="multiple values for argument 'env_id'"):
         train("CartPole-v1", env_id="CartPole-v0")
+
+
+def test_fast_vector_resets_are_recorded_and_read_back_exact_ones_are_not_written():
+    fast = RunConfig("CartPole-v1", "lenient", algo="ppo", vector_resets="fast").to_json()
+    assert fast["vector_resets"] == "fast"
+    assert RunConfig.from_json(fast).vector_resets == "fast"
+    exact = RunConfig("CartPole-v1", "lenient", algo="ppo").to_json()
+    assert "vector_resets" not in exact  # what runs before the setting wrote
+    assert RunConfig.from_json(exact).vector_resets == "exact"

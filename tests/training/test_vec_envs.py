@@ -16,6 +16,7 @@ from rlm_gym.envs import CRAWL_ENV_ID, CRAWL_V2_ENV_ID
 from rlm_gym.training.env_factory import reports_action_results, resolve_reward_wrapping
 from rlm_gym.training.run_config import RunConfig
 from rlm_gym.training.trainer import train
+from rlm_gym.training.vec_envs import make_training_vec_env
 
 # Tiny budgets on purpose (seconds per run): each cuts PPO's rollout to fit, which
 # tests/training/test_short_budget.py asserts warns; here the warning is expected and silenced.
@@ -97,6 +98,16 @@ def test_auto_picks_the_batch_for_crawl_v2_with_the_crawl_policy_unscheduled():
     schedule = {"interpolation": "linear", "breakpoints": {"efficiency": [[0, 0.0], [1_000, 1.0]]}}
     scheduled = RunConfig(CRAWL_V2_ENV_ID, "crawl", n_envs=16, reward_schedule=schedule)
     assert scheduled.reward_wrapping == "per_env"
+
+
+@pytest.mark.parametrize(("resets", "exact"), [("exact", True), ("fast", False)])
+def test_the_batched_training_env_resets_as_the_run_config_says(resets, exact):
+    config = RunConfig(CRAWL_V2_ENV_ID, "crawl", n_envs=16, vector_resets=resets)
+    venv = make_training_vec_env(config, seed=0)
+    try:
+        assert venv.unwrapped.env.unwrapped.exact is exact
+    finally:
+        venv.close()
 
 
 def test_vector_wrapping_refuses_shaping_and_unknown_names_with_the_choices():

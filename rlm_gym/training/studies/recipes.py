@@ -51,6 +51,7 @@ class Recipe:
         n_envs: Envs stepped together.
         total_timesteps: The training budget.
         algo: ``ppo`` or ``maskable_ppo``; None: ``train``'s choice for the env.
+        vector_resets: How a batched env draws its sites (``RunConfig.vector_resets``).
 
     Example:
         >>> RECIPES["ablation"].flags()[:4]
@@ -69,6 +70,7 @@ class Recipe:
     n_envs: int
     total_timesteps: int
     algo: str | None = None
+    vector_resets: str = "exact"
 
     def flags(self) -> list[str]:
         """The ``rlm-gym train`` flags that train this recipe (values as ``--hp`` parses them)."""
@@ -80,6 +82,8 @@ class Recipe:
         if self.disable:
             flags += ["--disable", ",".join(self.disable)]
         flags += ["--n-envs", str(self.n_envs), "--timesteps", str(self.total_timesteps)]
+        if self.vector_resets != "exact":
+            flags += ["--vector-resets", self.vector_resets]
         for key, value in self.hyperparams.items():
             flags += ["--hp", f"{key}={_flag_value(value)}"]
         return flags
@@ -99,6 +103,7 @@ class Recipe:
             "hyperparams": dict(self.hyperparams),
             "n_envs": self.n_envs,
             "total_timesteps": self.total_timesteps,
+            "vector_resets": self.vector_resets,
         }
 
 
@@ -143,6 +148,7 @@ def study_recipe(study_name: str, variant: str, name: str = "", summary: str = "
         n_envs=int(settings.get("n_envs", study.n_envs)),
         total_timesteps=variant_budget(study, variant),
         algo=settings.get("algo"),
+        vector_resets=str(settings.get("vector_resets", study.vector_resets)),
     )
 
 

@@ -29,7 +29,7 @@ not exist (no finished seed, no interval from one seed) is ``null``.
 
 Example:
     >>> sorted(STUDIES)[:4]
-    ['ablation', 'ablation-16envs', 'ablation-300k', 'ablation-v1']
+    ['ablation', 'ablation-16envs', 'ablation-300k', 'ablation-half']
     >>> STUDIES["ablation"].reference
     'binary'
 """
@@ -92,6 +92,7 @@ def run_spec(study: Study, variant: str, seed: int, run_dir: str | Path) -> dict
         "n_eval_episodes": study.n_eval_episodes,
         "eval_seed": study.eval_seed,
         "curve_eval": dict(study.curve_eval),
+        "vector_resets": study.vector_resets,
     }
 
 
@@ -112,6 +113,7 @@ def train_run(spec: Mapping[str, Any]) -> TrainResult:
         shaping=settings.get("shaping"),
         reward_schedule=settings.get("reward_schedule"),
         log_dir=Path(spec["run_dir"]),
+        vector_resets=settings.get("vector_resets", spec.get("vector_resets", "exact")),
         tensorboard=False,
         progress_bar=False,
         **{"eval_freq": 0, "n_eval_episodes": 0, **spec["curve_eval"]},
@@ -304,6 +306,7 @@ _SAME_STUDY_KEYS = (
     "eval_seed",
     "reference",
     "curve_eval",
+    "vector_resets",
 )
 
 

@@ -265,6 +265,8 @@ def summarise_study(
         "n_eval_episodes": study.n_eval_episodes,
         "eval_seed": study.eval_seed,
         **({"curve_eval": dict(study.curve_eval)} if study.curve_eval else {}),
+        # Only when not the default: the files of exact resets read as they were written.
+        **({"vector_resets": study.vector_resets} if study.vector_resets != "exact" else {}),
         "seeds_planned": list(study.seeds),
         "seeds_complete": seeds,
         "runs_done": len(by_run),

@@ -28,6 +28,7 @@ def _recipe_settings(recipe) -> dict:
         "n_envs": recipe.n_envs,
         "timesteps": recipe.total_timesteps,
         "algo": recipe.algo,
+        "vector_resets": recipe.vector_resets,
     }
 
 
@@ -50,6 +51,7 @@ def test_a_recipe_is_its_study_variant(name):
     assert dict(recipe.hyperparams) == {**study.hyperparams, **variant.get("hyperparams", {})}
     assert dict(recipe.config) == dict(variant.get("config") or {})
     assert recipe.env_id == variant.get("env_id", study.env_id)
+    assert recipe.vector_resets == variant.get("vector_resets", study.vector_resets)
 
 
 @pytest.mark.parametrize("name", sorted(RECIPES))
@@ -98,3 +100,11 @@ def test_the_moonshot_recipe_trains_and_evaluates_at_a_tiny_budget(tmp_path, cap
     assert main(["evaluate", str(run_dir), "--episodes", "5", "--format", "json"]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert row["episodes"] == 5 and 0.0 <= row["score"] <= 1.0
+
+
+def test_a_recipe_of_fast_resets_prints_and_trains_them():
+    recipe = study_recipe("ablation-half", "full")
+    flags = shlex.split(recipe.command())[1:]
+    assert flags[flags.index("--vector-resets") + 1] == "fast"
+    assert _keys(_settings(flags)) == _recipe_settings(recipe)
+    assert recipe.train_kwargs()["vector_resets"] == "fast"

@@ -189,3 +189,19 @@ def test_variant_baselines_reads_a_file_written_before_variants_recorded_their_e
     del summary["baselines_by_env"]  # a file whose baselines were scored on one env only
     with pytest.raises(ValueError, match=r"rlm_gym/Crawl-v2.*'v2'.*study two --no-train"):
         variant_baselines(summary, "v2")
+
+
+def test_a_study_of_fast_resets_says_so_and_one_of_exact_resets_writes_what_it_wrote():
+    half = summarise_study(STUDIES["ablation-half"], [], BASELINES)
+    assert half["vector_resets"] == "fast"
+    assert half["variants"].keys() == STUDIES["ablation"].variants.keys()
+    assert "vector_resets" not in summarise_study(STUDIES["ablation"], [], BASELINES)
+
+
+def test_a_results_file_of_exact_resets_is_refused_for_a_study_of_fast_ones(tmp_path):
+    from rlm_gym.training.studies.runner import _recorded_runs
+
+    exact = replace(STUDIES["ablation-half"], vector_resets="exact", name="t")
+    (tmp_path / "t.json").write_text(json.dumps(summarise_study(exact, [], BASELINES)))
+    with pytest.raises(ValueError, match="`vector_resets` None there, 'fast' here"):
+        _recorded_runs(tmp_path / "t.json", replace(exact, vector_resets="fast"))
