@@ -57,7 +57,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,6 +75,11 @@ from rlm_gym.quality.consistency import (
     symbol_column,
 )
 from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
+from rlm_gym.quality.duplicates import (
+    distinct_items,
+    duplicates_but_for,
+    index_column,
+)
 from rlm_gym.quality.headings import heading_rows
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
@@ -109,7 +113,6 @@ __all__ = [
     "Judgement",
     "judge_items",
     "rating_scale",
-    "item_identity",
 ]
 
 MISSING = "missing"
@@ -157,31 +160,6 @@ _SYMBOL_MISREADS = frozenset({"too short", "placeholder", "not a price"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
 
 
-def item_identity(item: Any) -> Any:
-    """A hashable key equal for exact-duplicate items (equal values, any key order).
-
-    Items nested too deeply to serialise are compared by identity (never merged).
-
-    Example:
-        >>> item_identity({"a": 1, "b": [2]}) == item_identity({"b": [2], "a": 1})
-        True
-    """
-    if type(item) is dict:
-        try:
-            return frozenset(item.items())
-        except TypeError:
-            pass
-    try:
-        return json.dumps(item, sort_keys=True, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError):
-        try:
-            return repr(item)
-        except RecursionError:
-            return ("identity", id(item))
-    except RecursionError:
-        return ("identity", id(item))
-
-
 @dataclass(slots=True)
 class Judgement:
     """The verdicts of one crawl's distinct items, column by column.
@@ -199,6 +177,8 @@ class Judgement:
             lacks the field; ``NOT_AN_ITEM`` for a non-dict item under required fields).
         columns: Field -> the values of the items that have it (what the types are read from).
         pattern_type: The result's pattern type (given, or classified from every column).
+        index_column: The field that only numbers the rows (:mod:`.duplicates`), or None.
+        index_duplicates: Distinct items repeating another in every field but that one.
     """
 
     fields: tuple[Any, ...]
@@ -210,20 +190,8 @@ class Judgement:
     reasons: dict[Any, list[str]]
     columns: dict[Any, list[Any]]
     pattern_type: str
-
-
-def _distinct(data: Sequence[Any]) -> tuple[list[Any], list[int]]:
-    seen: dict[Any, int] = {}
-    distinct: list[Any] = []
-    row_index: list[int] = []
-    for item in data:
-        key = item_identity(item)
-        index = seen.get(key)
-        if index is None:
-            index = seen[key] = len(distinct)
-            distinct.append(item)
-        row_index.append(index)
-    return distinct, row_index
+    index_column: Any = None
+    index_duplicates: int = 0
 
 
 def _constant(values: list[Any]) -> bool:
@@ -469,7 +437,7 @@ def judge_items(
         >>> judge_items(rows * 2, ("name", "rating")).reasons
         {'name': ['', 'shifted column'], 'rating': ['', 'out of range']}
     """
-    distinct, row_index = _distinct(data)
+    distinct, row_index = distinct_items(data)
     is_dict = [type(item) is dict or isinstance(item, dict) for item in distinct]
     all_dicts = all(is_dict)
     dicts = (
@@ -557,6 +525,17 @@ def judge_items(
     mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
     mark_column_rules(distinct, reasons, types, PAGE_WIDE_MIN_ITEMS, HEADER_ROW)
     _mark_shifted_records(distinct, reasons, types)
+    index = index_column(columns, len(dicts)) if all_dicts else None
     return Judgement(
-        fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type
+        fields,
+        bool(required),
+        core,
+        types,
+        distinct,
+        row_index,
+        reasons,
+        columns,
+        pattern_type,
+        index,
+        0 if index is None else duplicates_but_for(dicts, index, columns),
     )
