@@ -83,7 +83,7 @@ from rlm_gym.quality.duplicates import (
 from rlm_gym.quality.headings import heading_rows
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
-from rlm_gym.quality.labels import LABELLED_VALUE, carried_label
+from rlm_gym.quality.labels import LABELLED_VALUE, carried_label, minority_labels
 from rlm_gym.quality.names import field_tokens
 from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
@@ -394,8 +394,8 @@ def _label_reason(value: str, field: str, kind: str) -> str:
     return LABELLED_VALUE if carried_label(value, field, kind) else ""
 
 
-def _cut_reason(value: str, cut: frozenset[str]) -> str:
-    return TRUNCATED if value in cut else ""
+def _member_reason(value: str, found: frozenset[str], reason: str) -> str:
+    return reason if value in found else ""
 
 
 def _role_reason(value: str, field: str, found: RoleOutliers) -> str:
@@ -496,13 +496,16 @@ def judge_items(
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
         if LABEL_RULE["enabled"]:
             judge = _also_rejecting(judge, _label_reason, text_name, kind)
+            rare = minority_labels(values, kind)
+            if rare:
+                judge = _also_rejecting(judge, _member_reason, rare, LABELLED_VALUE)
         if kind == "text" and not page_wide:
             found = role_outliers(values)
             if found is not None:
                 judge = _also_rejecting(judge, _role_reason, text_name, found)
             cut = truncated_values(values)
             if cut:
-                judge = _also_rejecting(judge, _cut_reason, cut)
+                judge = _also_rejecting(judge, _member_reason, cut, TRUNCATED)
         if kind == "rating":
             scale = rating_scale(text_name, values)
             if scale > 5:
