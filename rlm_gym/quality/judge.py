@@ -85,9 +85,8 @@ from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
 from rlm_gym.quality.labels import LABELLED_VALUE, carried_label, minority_labels
 from rlm_gym.quality.names import field_tokens
-from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
-from rlm_gym.quality.ratings import STATED_SCALE_RE
+from rlm_gym.quality.rating_scales import on_scale, rating_scale
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.shapes import SHAPE_SETTINGS, SHIFT_TYPES, accepted_columns, shifted_records
 from rlm_gym.quality.truncated import TRUNCATED, truncated_values
@@ -283,78 +282,6 @@ def _value_judge(
     return judge
 
 
-def _bare_score(value: Any) -> float | None:
-    """A rating value that is a bare non-negative number (4, 8.5, "7,5", "9.99590570719603",
-    any digits), or None."""
-    kind = type(value)
-    if kind is int or kind is float:
-        if value != value or value < 0:
-            return None
-        return float(value) if value < 1e300 else float("inf")  # 10**400: beyond every scale
-    if kind is str and len(value) <= 24:  # a float's repr: 17 significant digits
-        text = ascii_digits(value.strip())
-        if text and text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdigit():
-            return parse_number(text)
-    return None
-
-
-def rating_scale(name: str, values: Sequence[Any]) -> float:
-    """The scale a rating column's bare scores are on: the one the crawl states once, in the
-    field name ("score_10", "Rating (/10)", "Note sur 10") or in one of the column's values
-    ("8.5/10" among bare "7.9", "9"), when the bare scores all lie within it; else 10 when they
-    all lie in [0, 10] (SPEC §11: a column of bare 1-10 scores is on the site's 10-point scale,
-    as on IMDb and Booking); else 5, so a 45 among 4.5s stays out of range. A column within
-    [0, 100] is on a percent-like scale only where its name or a value says so.
-
-    Example:
-        >>> rating_scale("rating", ["8.5/10", "7.2", 9]), rating_scale("score_100", [87, 92])
-        (10.0, 100.0)
-        >>> rating_scale("rating", ["9", "10", "8"]), rating_scale("rating", ["45", "43"])
-        (10.0, 5.0)
-    """
-    scores = [score for score in map(_bare_score, values) if score is not None]
-    if not scores or max(scores) <= 5:
-        return 5.0  # nothing beyond the default scale: no scale to look for
-    stated = _name_scale(name)
-    if stated is None:
-        for value in values[:200]:
-            if type(value) is str and len(value) <= 40:
-                stated = _stated_scale(value)
-                if stated is not None:
-                    break
-    if stated is not None and max(scores) <= stated:
-        return stated
-    return 10.0 if max(scores) <= 10 else 5.0
-
-
-@lru_cache(maxsize=4096)
-def _name_scale(name: str) -> float | None:
-    tokens = field_tokens(name)
-    return 100.0 if "100" in tokens else 10.0 if "10" in tokens else _stated_scale(name)
-
-
-def _stated_scale(text: str) -> float | None:
-    match = STATED_SCALE_RE.search(text.lower())
-    if match is None:
-        return None
-    return 100.0 if match.group(2) else float(match.group(1))
-
-
-def _on_scale(judge: Callable[[Any], str], scale: float) -> Callable[[Any], str]:
-    """``judge`` with bare scores up to ``scale`` accepted (a score written with all of a
-    float's digits, "9.99590570719603", is as much a score as "10.0")."""
-
-    def judge_on_scale(value: Any) -> str:
-        reason = judge(value)
-        if reason in ("out of range", "not a rating"):
-            score = _bare_score(value)
-            if score is not None and score <= scale:
-                return ""
-        return reason
-
-    return judge_on_scale
-
-
 def _in_context(
     judge: Callable[[Any], str], crossed_type: str | None, symbols: bool
 ) -> Callable[[Any], str]:
@@ -509,7 +436,7 @@ def judge_items(
         if kind == "rating":
             scale = rating_scale(text_name, values)
             if scale > 5:
-                judge = _on_scale(judge, scale)
+                judge = on_scale(judge, scale)
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
         source = copied.get(name)
         if source is not None:
