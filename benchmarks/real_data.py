@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import save_results
 
 from rlm_gym.crawl import check_items, crawl_reward
+from rlm_gym.crawl.result import checked_result
 from rlm_gym.quality.corpora import (
     FIRST_SCORED_CORPORA,
     OPEN_CORPORA,
@@ -56,6 +57,7 @@ from rlm_gym.quality.corpora import (
     is_sealed,
     load_corpus,
 )
+from rlm_gym.quality.judge import judge_items
 
 KEPT = ("realdata", "devcorpus")
 """The corpora the rules were written with: they keep the figures they had (issue 35)."""
@@ -147,6 +149,7 @@ def measure(data_dir: Path) -> dict[str, Any]:
                 )
         signal = crawl_reward(crawl)
         details = signal.details
+        judgement = judge_items(*checked_result(crawl, None))
         type_ok = details["pattern_type"] in label["pattern_types"]
         tier_ok = details["tier"] in TIERS_FOR_VERDICT[label["verdict"]]
         typed += type_ok
@@ -173,6 +176,8 @@ def measure(data_dir: Path) -> dict[str, Any]:
                 "pattern_type": details["pattern_type"],
                 "valid_share": round(details["valid_share"], 4),
                 "defects": len(details["defects"]),
+                "row_index": judgement.index_column,
+                "index_duplicates": judgement.index_duplicates,
             }
         )
     crawls = len(corpus)
@@ -368,6 +373,13 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str,
                 f"{row['corpus']:<9} {row['line']:>3} {row['domain']:<24} {row['verdict']:<7} "
                 f"{row['reward']:.3f} {row['tier']:<10} {row['pattern_type']:<22} "
                 f"valid {row['valid_share']:.2f} defects {row['defects']}"
+            )
+        indexed = [row for row in report["per_crawl"] if row["row_index"] is not None]
+        print(f"\n{len(indexed)} crawls with a row-index column (set aside for duplicates):")
+        for row in indexed:
+            print(
+                f"  {row['corpus']} line {row['line']} {row['domain']}: {row['row_index']!r}, "
+                f"{row['index_duplicates']} rows repeat another but for it ({row['verdict']})"
             )
         print(f"\n{len(report['disagreements'])} disagreements:")
         for text in report["disagreements"]:

@@ -3,11 +3,13 @@ on every corpus — and their settings chosen leave-one-corpus-out.
 
 Rules (each switched off alone to see what it adds): ``cut_thousands``, ``two_decimal_marks``
 and ``joined_amounts`` (:mod:`rlm_gym.quality.mangled`), ``glued_fields`` and
-``re_emitted_values`` (:mod:`rlm_gym.quality.records`), and ``truncated``, the one cut-text
-rule (:mod:`rlm_gym.quality.truncated`). Per corpus and rule: labelled-invalid values it
-rejects (catches), labelled-valid values it rejects (false positives) and unlabelled values it
-rejects (flags no label judges), counted per distinct row (a value repeated on several rows
-counts on each: spitogatos's 17 cut rents hold three distinct labelled values).
+``re_emitted_values`` (:mod:`rlm_gym.quality.records`), ``truncated``, the one cut-text
+rule (:mod:`rlm_gym.quality.truncated`), and ``minority_labels``, labels on a few values of a
+phone, price, date, count or rating column (:mod:`rlm_gym.quality.labels`). Per corpus and
+rule: labelled-invalid values it rejects (catches), labelled-valid values it rejects (false
+positives) and unlabelled values it rejects (flags no label judges), counted per distinct row
+(a value repeated on several rows counts on each: spitogatos's 17 cut rents hold three
+distinct labelled values).
 
 ``world_b`` is scored as a fifth corpus *for development only*: its first, honest scoring is
 kept in ``results.json`` under ``real_data_sealed`` and is never touched here; every figure of
@@ -41,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import save_results
 
-from rlm_gym.quality import column_rules, records, truncated
+from rlm_gym.quality import column_rules, labels, records, truncated
 from rlm_gym.quality.corpora import (
     FIRST_SCORED_CORPORA,
     OPEN_CORPORA,
@@ -62,6 +64,7 @@ RULES = (
     "glued_fields",
     "re_emitted_values",
     "truncated",
+    "minority_labels",
 )
 PENALTY = 5
 """A labelled-valid value rejected weighs this many unlabelled flags."""
@@ -87,6 +90,9 @@ GRIDS: dict[str, tuple[str, dict[str, tuple[Any, ...]]]] = {
 def _without(rule: str) -> Iterator[None]:
     if rule == "truncated":
         with mock.patch.dict(truncated.TRUNCATION_SETTINGS, {"min_values": 10**9}):
+            yield
+    elif rule == "minority_labels":
+        with mock.patch.dict(labels.MINORITY_LABEL_SETTINGS, {"max_share": -1.0}):
             yield
     else:
         with mock.patch.dict(column_rules.COLUMN_RULES, {rule: False}):

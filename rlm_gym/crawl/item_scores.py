@@ -112,11 +112,15 @@ def _defects(
                 f"{name!s}: {share:.0%} of {count} distinct items invalid ({main})"
                 + (f", e.g. {shown}" if shown else "")
             )
-    duplicates = rows - count
+    # Rows repeating another exactly, and distinct rows repeating another in every field but
+    # a column that only numbers the rows (a pandas index written out).
+    duplicates = rows - count + judgement.index_duplicates
     if rows and duplicates / rows >= settings.defect_duplicate_share:
+        but_for = judgement.index_column
+        how = "exactly" if but_for is None else f"exactly or but for the row index {but_for!r}"
         defects.append(
             f"duplicate rows: {duplicates} of {rows} rows ({duplicates / rows:.0%}) repeat "
-            "another row exactly"
+            f"another row {how}"
         )
     return defects
 

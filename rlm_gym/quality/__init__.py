@@ -56,6 +56,7 @@ from rlm_gym.quality.checks import (
     is_url,
 )
 from rlm_gym.quality.columns import column_type
+from rlm_gym.quality.duplicates import item_identity
 from rlm_gym.quality.judge import (
     COPIED_VALUE,
     HEADER_ROW,
@@ -67,7 +68,6 @@ from rlm_gym.quality.judge import (
     SHIFTED_COLUMN,
     UNUSABLE_REASONS,
     Judgement,
-    item_identity,
     judge_items,
 )
 from rlm_gym.quality.junk import text_junk

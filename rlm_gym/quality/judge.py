@@ -57,7 +57,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,14 +75,18 @@ from rlm_gym.quality.consistency import (
     symbol_column,
 )
 from rlm_gym.quality.constant import is_per_record_kind, mark_widget_labels
+from rlm_gym.quality.duplicates import (
+    distinct_items,
+    duplicates_but_for,
+    index_column,
+)
 from rlm_gym.quality.headings import heading_rows
 from rlm_gym.quality.junk import negated
 from rlm_gym.quality.kinds import value_kind
-from rlm_gym.quality.labels import LABELLED_VALUE, carried_label
+from rlm_gym.quality.labels import LABELLED_VALUE, carried_label, minority_labels
 from rlm_gym.quality.names import field_tokens
-from rlm_gym.quality.numbers import ascii_digits, parse_number
 from rlm_gym.quality.pattern_types import classify_columns
-from rlm_gym.quality.ratings import STATED_SCALE_RE
+from rlm_gym.quality.rating_scales import on_scale, rating_scale
 from rlm_gym.quality.roles import field_roles, is_item_content
 from rlm_gym.quality.shapes import SHAPE_SETTINGS, SHIFT_TYPES, accepted_columns, shifted_records
 from rlm_gym.quality.truncated import TRUNCATED, truncated_values
@@ -109,7 +112,6 @@ __all__ = [
     "Judgement",
     "judge_items",
     "rating_scale",
-    "item_identity",
 ]
 
 MISSING = "missing"
@@ -157,31 +159,6 @@ _SYMBOL_MISREADS = frozenset({"too short", "placeholder", "not a price"})
 _SHIFTED_KINDS = frozenset({"rating", "count", "price", "date"})
 
 
-def item_identity(item: Any) -> Any:
-    """A hashable key equal for exact-duplicate items (equal values, any key order).
-
-    Items nested too deeply to serialise are compared by identity (never merged).
-
-    Example:
-        >>> item_identity({"a": 1, "b": [2]}) == item_identity({"b": [2], "a": 1})
-        True
-    """
-    if type(item) is dict:
-        try:
-            return frozenset(item.items())
-        except TypeError:
-            pass
-    try:
-        return json.dumps(item, sort_keys=True, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError):
-        try:
-            return repr(item)
-        except RecursionError:
-            return ("identity", id(item))
-    except RecursionError:
-        return ("identity", id(item))
-
-
 @dataclass(slots=True)
 class Judgement:
     """The verdicts of one crawl's distinct items, column by column.
@@ -199,6 +176,8 @@ class Judgement:
             lacks the field; ``NOT_AN_ITEM`` for a non-dict item under required fields).
         columns: Field -> the values of the items that have it (what the types are read from).
         pattern_type: The result's pattern type (given, or classified from every column).
+        index_column: The field that only numbers the rows (:mod:`.duplicates`), or None.
+        index_duplicates: Distinct items repeating another in every field but that one.
     """
 
     fields: tuple[Any, ...]
@@ -210,20 +189,8 @@ class Judgement:
     reasons: dict[Any, list[str]]
     columns: dict[Any, list[Any]]
     pattern_type: str
-
-
-def _distinct(data: Sequence[Any]) -> tuple[list[Any], list[int]]:
-    seen: dict[Any, int] = {}
-    distinct: list[Any] = []
-    row_index: list[int] = []
-    for item in data:
-        key = item_identity(item)
-        index = seen.get(key)
-        if index is None:
-            index = seen[key] = len(distinct)
-            distinct.append(item)
-        row_index.append(index)
-    return distinct, row_index
+    index_column: Any = None
+    index_duplicates: int = 0
 
 
 def _constant(values: list[Any]) -> bool:
@@ -315,78 +282,6 @@ def _value_judge(
     return judge
 
 
-def _bare_score(value: Any) -> float | None:
-    """A rating value that is a bare non-negative number (4, 8.5, "7,5", "9.99590570719603",
-    any digits), or None."""
-    kind = type(value)
-    if kind is int or kind is float:
-        if value != value or value < 0:
-            return None
-        return float(value) if value < 1e300 else float("inf")  # 10**400: beyond every scale
-    if kind is str and len(value) <= 24:  # a float's repr: 17 significant digits
-        text = ascii_digits(value.strip())
-        if text and text[0].isdecimal() and text.replace(".", "", 1).replace(",", "", 1).isdigit():
-            return parse_number(text)
-    return None
-
-
-def rating_scale(name: str, values: Sequence[Any]) -> float:
-    """The scale a rating column's bare scores are on: the one the crawl states once, in the
-    field name ("score_10", "Rating (/10)", "Note sur 10") or in one of the column's values
-    ("8.5/10" among bare "7.9", "9"), when the bare scores all lie within it; else 10 when they
-    all lie in [0, 10] (SPEC §11: a column of bare 1-10 scores is on the site's 10-point scale,
-    as on IMDb and Booking); else 5, so a 45 among 4.5s stays out of range. A column within
-    [0, 100] is on a percent-like scale only where its name or a value says so.
-
-    Example:
-        >>> rating_scale("rating", ["8.5/10", "7.2", 9]), rating_scale("score_100", [87, 92])
-        (10.0, 100.0)
-        >>> rating_scale("rating", ["9", "10", "8"]), rating_scale("rating", ["45", "43"])
-        (10.0, 5.0)
-    """
-    scores = [score for score in map(_bare_score, values) if score is not None]
-    if not scores or max(scores) <= 5:
-        return 5.0  # nothing beyond the default scale: no scale to look for
-    stated = _name_scale(name)
-    if stated is None:
-        for value in values[:200]:
-            if type(value) is str and len(value) <= 40:
-                stated = _stated_scale(value)
-                if stated is not None:
-                    break
-    if stated is not None and max(scores) <= stated:
-        return stated
-    return 10.0 if max(scores) <= 10 else 5.0
-
-
-@lru_cache(maxsize=4096)
-def _name_scale(name: str) -> float | None:
-    tokens = field_tokens(name)
-    return 100.0 if "100" in tokens else 10.0 if "10" in tokens else _stated_scale(name)
-
-
-def _stated_scale(text: str) -> float | None:
-    match = STATED_SCALE_RE.search(text.lower())
-    if match is None:
-        return None
-    return 100.0 if match.group(2) else float(match.group(1))
-
-
-def _on_scale(judge: Callable[[Any], str], scale: float) -> Callable[[Any], str]:
-    """``judge`` with bare scores up to ``scale`` accepted (a score written with all of a
-    float's digits, "9.99590570719603", is as much a score as "10.0")."""
-
-    def judge_on_scale(value: Any) -> str:
-        reason = judge(value)
-        if reason in ("out of range", "not a rating"):
-            score = _bare_score(value)
-            if score is not None and score <= scale:
-                return ""
-        return reason
-
-    return judge_on_scale
-
-
 def _in_context(
     judge: Callable[[Any], str], crossed_type: str | None, symbols: bool
 ) -> Callable[[Any], str]:
@@ -426,8 +321,8 @@ def _label_reason(value: str, field: str, kind: str) -> str:
     return LABELLED_VALUE if carried_label(value, field, kind) else ""
 
 
-def _cut_reason(value: str, cut: frozenset[str]) -> str:
-    return TRUNCATED if value in cut else ""
+def _member_reason(value: str, found: frozenset[str], reason: str) -> str:
+    return reason if value in found else ""
 
 
 def _role_reason(value: str, field: str, found: RoleOutliers) -> str:
@@ -469,7 +364,7 @@ def judge_items(
         >>> judge_items(rows * 2, ("name", "rating")).reasons
         {'name': ['', 'shifted column'], 'rating': ['', 'out of range']}
     """
-    distinct, row_index = _distinct(data)
+    distinct, row_index = distinct_items(data)
     is_dict = [type(item) is dict or isinstance(item, dict) for item in distinct]
     all_dicts = all(is_dict)
     dicts = (
@@ -528,17 +423,20 @@ def judge_items(
         judge = _in_context(judge, crossed.get(name), symbol_column(kind, roles, values))
         if LABEL_RULE["enabled"]:
             judge = _also_rejecting(judge, _label_reason, text_name, kind)
+            rare = minority_labels(values, kind)
+            if rare:
+                judge = _also_rejecting(judge, _member_reason, rare, LABELLED_VALUE)
         if kind == "text" and not page_wide:
             found = role_outliers(values)
             if found is not None:
                 judge = _also_rejecting(judge, _role_reason, text_name, found)
             cut = truncated_values(values)
             if cut:
-                judge = _also_rejecting(judge, _cut_reason, cut)
+                judge = _also_rejecting(judge, _member_reason, cut, TRUNCATED)
         if kind == "rating":
             scale = rating_scale(text_name, values)
             if scale > 5:
-                judge = _on_scale(judge, scale)
+                judge = on_scale(judge, scale)
         verdicts = [judge(item[name]) if name in item else MISSING for item in dicts]
         source = copied.get(name)
         if source is not None:
@@ -557,6 +455,17 @@ def judge_items(
     mark_widget_labels(columns, reasons, len(dicts), PAGE_WIDE_MIN_ITEMS)
     mark_column_rules(distinct, reasons, types, PAGE_WIDE_MIN_ITEMS, HEADER_ROW)
     _mark_shifted_records(distinct, reasons, types)
+    index = index_column(columns, len(dicts)) if all_dicts else None
     return Judgement(
-        fields, bool(required), core, types, distinct, row_index, reasons, columns, pattern_type
+        fields,
+        bool(required),
+        core,
+        types,
+        distinct,
+        row_index,
+        reasons,
+        columns,
+        pattern_type,
+        index,
+        0 if index is None else duplicates_but_for(dicts, index, columns),
     )

@@ -12,7 +12,13 @@ record before it (issue 35; SPEC §11 "Roles and consistency").
   other fields: the scraper kept the previous record's value after failing to parse this
   one's. The records must share at least ``min_other_fields`` other fields, most of them
   changed: two records of one entity share more than one field. Only free text, prices and
-  links are read (dates, counts and ratings repeat by nature).
+  links are read (dates, counts and ratings repeat by nature). Values drawn from a small pool
+  (job titles, first names, short prices) also repeat by chance, and a chance repeat lands on
+  the row below as often as anywhere: so the repeats must be too improbable as chance. Drawn
+  from a pool of unknown size ``N``, ``n`` values show ``k`` repeats on the next row and none
+  elsewhere with Poisson probability ``((n-1)/N)^k / k! * exp(-C(n,2)/N)``; at its largest over
+  ``N`` that is ``(2k / (e n))^k / k!``, which must be at most ``max_chance`` (one repeat in 30
+  rows: 0.025, as likely chance; two in 20 rows: 0.003; one in 100 rows: 0.007).
 
 Both read values the value checks accepted, need ``min_values`` values in the column, and can
 be switched off in ``column_rules.COLUMN_RULES`` (``glued_fields``, ``re_emitted_values``).
@@ -29,6 +35,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import operator
 import unicodedata
 from collections import Counter
@@ -55,6 +62,7 @@ RECORD_SETTINGS: dict[str, float] = {
     "max_repeated_share": 0.2,
     "min_other_fields": 3,
     "min_changed_share": 0.75,
+    "max_chance": 0.01,
 }
 """The rules' bounds: fewest values in a column (``min_values``); shortest neighbour value read
 as a glued part (``min_part_chars``), the largest share of a column's rows that may be glued
@@ -64,7 +72,9 @@ re-emitted repeats (``max_repeated_share``), how many other fields the two recor
 (``min_other_fields``) and what share of them must change (``min_changed_share``): two
 records of one entity — one job title at two employers, one product in two shops — share
 more than the one field, while a re-emitted value is one stale field in an otherwise new
-record. ``benchmarks/record_rules.py`` chooses the glue and re-emit settings again
+record; and the largest probability that the repeats fall on adjacent rows by chance
+(``max_chance``, a significance level fixed before measuring: no corpus has a re-emitted value
+to tune it on). ``benchmarks/record_rules.py`` chooses the glue and re-emit settings again
 leave-one-corpus-out."""
 
 _GLUED_KINDS = frozenset({"text"})
@@ -177,6 +187,12 @@ def _changed_share(item: dict, previous: dict, name: Any) -> float:
     return sum(1 for key in shared if item[key] != previous[key]) / len(shared)
 
 
+def _adjacent_by_chance(repeats: int, filled: int) -> float:
+    """The largest probability, over the size of the pool the ``filled`` values are drawn from,
+    that chance alone puts ``repeats`` repeats on the next row and none elsewhere."""
+    return (2 * repeats / (math.e * filled)) ** repeats / math.factorial(repeats)
+
+
 def mark_re_emitted_values(
     distinct: Sequence[Any],
     columns: dict[Any, Sequence[Any]],
@@ -214,6 +230,8 @@ def mark_re_emitted_values(
         if not repeats or sum(count - 1 for count in counts.values()) != len(repeats):
             continue
         if len(repeats) > settings["max_repeated_share"] * len(filled):
+            continue
+        if _adjacent_by_chance(len(repeats), len(filled)) > settings["max_chance"]:
             continue
         for row in repeats:
             item, previous = distinct[row], distinct[row - 1]

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from rlm_gym.crawl import check_items
-from rlm_gym.quality.labels import LABELLED_MAX_CHARS, LABELLED_VALUE, carried_label
+from rlm_gym.quality.labels import (
+    LABELLED_MAX_CHARS,
+    LABELLED_VALUE,
+    carried_label,
+    minority_labels,
+)
 
 
 @pytest.mark.parametrize(
@@ -42,3 +47,33 @@ def test_check_items_gives_the_reason():
     result = {"success": True, "data": rows, "extraction_schema": {"required": ["title", "price"]}}
     assert check_items(result)[-1]["price"] == (False, LABELLED_VALUE)
     assert check_items(result)[0]["price"] == (True, "")
+
+
+PHONES = [f"030 1234 {number:03d}" for number in range(12)]
+
+
+def test_a_label_on_a_few_phones_of_a_bare_column_is_a_labelled_value():
+    assert minority_labels([*PHONES, "Tel: 030 9876 543", "電話\uff1a030 9876 544"], "phone") == {
+        "Tel: 030 9876 543",
+        "電話\uff1a030 9876 544",
+    }
+
+
+def test_a_label_on_every_phone_is_the_sites_format():
+    labelled = [f"Tel: {phone}" for phone in PHONES]
+    assert minority_labels(labelled, "phone") == frozenset()
+
+
+def test_free_text_columns_and_short_columns_are_not_read_for_rare_labels():
+    notes = [f"Shipped on day {number}" for number in range(12)]
+    assert minority_labels([*notes, "Note: fragile"], "text") == frozenset()
+    assert minority_labels([*PHONES[:5], "Tel: 030 9876 543"], "phone") == frozenset()
+
+
+def test_check_items_rejects_a_rare_phone_label():
+    rows = [{"name": f"Office {number}", "phone": phone} for number, phone in enumerate(PHONES)]
+    rows[4]["phone"] = "Tel: " + rows[4]["phone"]
+    result = {"success": True, "data": rows, "extraction_schema": {"required": ["name", "phone"]}}
+    verdicts = check_items(result)
+    assert verdicts[4]["phone"] == (False, LABELLED_VALUE)
+    assert verdicts[3]["phone"] == (True, "")
